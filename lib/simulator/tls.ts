@@ -1,0 +1,175 @@
+// Per-cluster certificate authorities for the simulator's API servers.
+//
+// Each simulated cluster gets its own EC P-256 CA and a server certificate for 127.0.0.1/localhost, the
+// way every EKS cluster has its own CA. Certificates are assembled in DER by hand (a few ASN.1 shapes)
+// and signed with node:crypto: this is synchronous and takes well under a millisecond per certificate, so
+// a thousand clusters start in about a second without any dependency.
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface ClusterTls {
+  caPem: string;
+  caKeyPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+// --- minimal DER encoder -------------------------------------------------------------------------
+
+function derLength(length: number): Buffer {
+  if (length < 0x80) return Buffer.from([length]);
+  const bytes: number[] = [];
+  for (let n = length; n > 0; n >>= 8) bytes.unshift(n & 0xff);
+  return Buffer.from([0x80 | bytes.length, ...bytes]);
+}
+
+function tlv(tag: number, ...content: Buffer[]): Buffer {
+  const body = Buffer.concat(content);
+  return Buffer.concat([Buffer.from([tag]), derLength(body.length), body]);
+}
+
+const sequence = (...items: Buffer[]) => tlv(0x30, ...items);
+const set = (...items: Buffer[]) => tlv(0x31, ...items);
+const octetString = (content: Buffer) => tlv(0x04, content);
+const bitString = (content: Buffer, unusedBits = 0) => tlv(0x03, Buffer.from([unusedBits]), content);
+const derTrue = () => tlv(0x01, Buffer.from([0xff]));
+
+function positiveInteger(bytes: Buffer): Buffer {
+  const content = bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes;
+  return tlv(0x02, content);
+}
+
+function oid(dotted: string): Buffer {
+  const parts = dotted.split(".").map(Number);
+  const bytes: number[] = [parts[0] * 40 + parts[1]];
+  for (const part of parts.slice(2)) {
+    const chunk: number[] = [part & 0x7f];
+    for (let n = part >> 7; n > 0; n >>= 7) chunk.unshift((n & 0x7f) | 0x80);
+    bytes.push(...chunk);
+  }
+  return tlv(0x06, Buffer.from(bytes));
+}
+
+function utcTime(date: Date): Buffer {
+  const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.sssZ
+  const text = iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19) + "Z";
+  return tlv(0x17, Buffer.from(text, "ascii"));
+}
+
+function commonName(cn: string): Buffer {
+  return sequence(set(sequence(oid("2.5.4.3"), tlv(0x0c, Buffer.from(cn, "utf8")))));
+}
+
+function extension(id: string, critical: boolean, value: Buffer): Buffer {
+  return critical ? sequence(oid(id), derTrue(), octetString(value)) : sequence(oid(id), octetString(value));
+}
+
+const ECDSA_WITH_SHA256 = sequence(oid("1.2.840.10045.4.3.2"));
+
+function keyId(publicKey: KeyObject): Buffer {
+  return createHash("sha1").update(publicKey.export({ type: "spki", format: "der" })).digest();
+}
+
+interface CertificateInput {
+  subject: string;
+  issuer: string;
+  publicKey: KeyObject;
+  signingKey: KeyObject;
+  extensions: Buffer[];
+  notBefore: Date;
+  notAfter: Date;
+}
+
+function certificate(input: CertificateInput): string {
+  const serial = randomBytes(16);
+  serial[0] &= 0x7f;
+  const tbs = sequence(
+    tlv(0xa0, positiveInteger(Buffer.from([2]))), // v3
+    positiveInteger(serial),
+    ECDSA_WITH_SHA256,
+    commonName(input.issuer),
+    sequence(utcTime(input.notBefore), utcTime(input.notAfter)),
+    commonName(input.subject),
+    input.publicKey.export({ type: "spki", format: "der" }),
+    tlv(0xa3, sequence(...input.extensions)),
+  );
+  const signature = sign("sha256", tbs, input.signingKey);
+  const der = sequence(tbs, ECDSA_WITH_SHA256, bitString(signature));
+  const lines = der.toString("base64").match(/.{1,64}/g) ?? [];
+  return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;
+}
+
+/** A fresh CA plus a server certificate valid for https://127.0.0.1 and https://localhost. */
+export function createClusterTls(clusterName: string, now = new Date()): ClusterTls {
+  const notBefore = new Date(now.getTime() - 60 * 60 * 1000);
+  const notAfter = new Date(now.getTime() + 10 * 365 * 24 * 60 * 60 * 1000);
+  const ca = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const server = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const caName = `${clusterName}-ca`;
+  const caId = keyId(ca.publicKey);
+
+  const caPem = certificate({
+    subject: caName,
+    issuer: caName,
+    publicKey: ca.publicKey,
+    signingKey: ca.privateKey,
+    notBefore,
+    notAfter,
+    extensions: [
+      extension("2.5.29.15", true, bitString(Buffer.from([0x86]), 1)), // digitalSignature, keyCertSign, cRLSign
+      extension("2.5.29.19", true, sequence(derTrue())), // CA:TRUE
+      extension("2.5.29.14", false, octetString(caId)),
+    ],
+  });
+  const certPem = certificate({
+    subject: "kube-apiserver",
+    issuer: caName,
+    publicKey: server.publicKey,
+    signingKey: ca.privateKey,
+    notBefore,
+    notAfter,
+    extensions: [
+      extension("2.5.29.15", true, bitString(Buffer.from([0x80]), 7)), // digitalSignature
+      extension("2.5.29.37", false, sequence(oid("1.3.6.1.5.5.7.3.1"))), // serverAuth
+      extension("2.5.29.35", false, sequence(tlv(0x80, caId))),
+      extension(
+        "2.5.29.17",
+        false,
+        sequence(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from("localhost", "ascii"))),
+      ),
+    ],
+  });
+  return {
+    caPem,
+    caKeyPem: ca.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    certPem,
+    keyPem: server.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  };
+}
+
+/**
+ * Loads the CAs kept in `outDir/tls.json` and creates the missing ones, so a restarted simulator keeps
+ * every kubeconfig it wrote valid. The file holds private keys: mode 0600.
+ */
+export function loadOrCreateClusterTls(outDir: string, clusterNames: string[]): Map<string, ClusterTls> {
+  mkdirSync(outDir, { recursive: true });
+  const path = join(outDir, "tls.json");
+  const stored: Record<string, ClusterTls> = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : {};
+  const result = new Map<string, ClusterTls>();
+  let created = 0;
+  for (const name of clusterNames) {
+    let tls = stored[name];
+    if (!tls) {
+      tls = createClusterTls(name);
+      stored[name] = tls;
+      created++;
+    }
+    result.set(name, tls);
+  }
+  if (created > 0) {
+    writeFileSync(path, JSON.stringify(stored), { mode: 0o600 });
+    chmodSync(path, 0o600);
+  }
+  return result;
+}
