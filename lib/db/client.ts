@@ -5,6 +5,13 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
 import { env } from "../env";
 
+// Columns are `timestamp(3) without time zone` holding UTC (Prisma's convention). Read and write them
+// as UTC whatever the server's or the session's time zone is.
+pg.types.setTypeParser(1114, (text: string) => new Date(text.replace(" ", "T") + "Z"));
+pg.defaults.parseInputDatesAsUTC = true;
+/** Session settings for every connection: UTC for now() and CURRENT_TIMESTAMP defaults. */
+export const SESSION_OPTIONS = "-c TimeZone=UTC";
+
 let pool: pg.Pool | undefined;
 let prisma: PrismaClient | undefined;
 
@@ -16,7 +23,7 @@ export function databaseUrl(): string {
 
 /** A pg pool for raw SQL (bulk writes, LISTEN/NOTIFY, health). */
 export function getPool(): pg.Pool {
-  pool ??= new pg.Pool({ connectionString: databaseUrl(), max: 10, idleTimeoutMillis: 30_000 });
+  pool ??= new pg.Pool({ connectionString: databaseUrl(), max: 10, idleTimeoutMillis: 30_000, options: SESSION_OPTIONS });
   return pool;
 }
 

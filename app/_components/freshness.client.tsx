@@ -1,0 +1,42 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { Freshness } from "@/lib/db/queries/freshness";
+import { queryKeys } from "@/lib/query-keys";
+import { RelativeTime } from "./relative-time.client";
+
+async function fetchFreshness(): Promise<Freshness> {
+  const res = await fetch("/api/freshness", { cache: "no-store" });
+  if (!res.ok) throw new Error(`freshness: HTTP ${res.status}`);
+  return res.json();
+}
+
+/** "Data from 40 s ago · 11/12 clusters reachable", kept current while the page is open. */
+export function FreshnessBadge({ initial }: { initial: Freshness }) {
+  const { data, isError } = useQuery({
+    queryKey: queryKeys.freshness(),
+    queryFn: fetchFreshness,
+    initialData: initial,
+    refetchInterval: 15_000,
+  });
+  const f = data ?? initial;
+  const stale = f.lastSuccessAt ? Date.now() - Date.parse(f.lastSuccessAt) > 5 * 60_000 : true;
+  return (
+    <p className="text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite" data-testid="freshness">
+      {f.clusters === 0 ? (
+        <span>No data collected yet</span>
+      ) : (
+        <>
+          <span className={stale ? "font-semibold text-health-stale" : undefined}>
+            Data from <RelativeTime value={f.lastSuccessAt} />
+          </span>
+          <span aria-hidden="true"> · </span>
+          <span>
+            {f.reachableClusters}/{f.clusters} clusters reachable
+          </span>
+        </>
+      )}
+      {isError ? <span className="ml-2 text-health-failing">(cannot refresh)</span> : null}
+    </p>
+  );
+}

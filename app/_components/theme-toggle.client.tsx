@@ -1,0 +1,30 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+/** Light/dark switch; the choice is remembered, the system preference is the default. */
+export function ThemeToggle() {
+  const [dark, setDark] = useState<boolean | null>(null);
+  useEffect(() => setDark(document.documentElement.classList.contains("dark")), []);
+  function toggle() {
+    const next = !document.documentElement.classList.contains("dark");
+    document.documentElement.classList.toggle("dark", next);
+    try {
+      localStorage.setItem("theme", next ? "dark" : "light");
+    } catch {
+      // private mode: the choice lasts for this page only
+    }
+    setDark(next);
+  }
+  return (
+    <button
+      type="button"
+      onClick={toggle}
+      aria-pressed={dark ?? undefined}
+      aria-label="Dark mode"
+      className="rounded-md border border-zinc-300 px-2 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+    >
+      <span aria-hidden="true">{dark ? "☾" : "☀"}</span>
+    </button>
+  );
+}

@@ -1,0 +1,21 @@
+// Liveness and readiness for probes and people: is the database reachable, and at which migration?
+import { connection } from "next/server";
+import { getPool } from "@/lib/db/client";
+import { currentVersion } from "@/lib/db/migrate";
+import { oneLine } from "@/lib/errors";
+
+export async function GET() {
+  await connection();
+  const started = Date.now();
+  try {
+    const pool = getPool();
+    await pool.query("SELECT 1");
+    const migration = await currentVersion(pool);
+    return Response.json({ status: "ok", database: { status: "up", latencyMs: Date.now() - started, migration } });
+  } catch (err) {
+    return Response.json(
+      { status: "error", database: { status: "down", error: oneLine(err), migration: null } },
+      { status: 503 },
+    );
+  }
+}

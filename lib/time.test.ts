@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { formatDuration, formatRelative, formatUtc } from "./time";
+
+describe("formatDuration", () => {
+  it.each([
+    [0, "0 s"],
+    [45_000, "45 s"],
+    [60_000, "1 min"],
+    [(3 * 3600 + 12 * 60 + 30) * 1000, "3 h 12 min"],
+    [(2 * 86400 + 4 * 3600) * 1000, "2 d 4 h"],
+    [(86400 + 59) * 1000, "1 d"],
+    [-5_000, "0 s"],
+  ])("%d ms → %s", (ms, want) => expect(formatDuration(ms)).toBe(want));
+});
+
+describe("formatRelative", () => {
+  const now = Date.parse("2026-11-21T12:00:00Z");
+  it.each([
+    ["2026-11-21T11:59:55Z", "just now"],
+    ["2026-11-21T11:57:00Z", "3 min ago"],
+    ["2026-11-21T08:48:00Z", "3 h 12 min ago"],
+    ["2026-11-23T12:00:00Z", "in 2 d"],
+    ["nonsense", "invalid date"],
+  ])("%s → %s", (value, want) => expect(formatRelative(value, now)).toBe(want));
+});
+
+describe("formatUtc", () => {
+  it("prints minutes in UTC whatever the input offset", () => {
+    expect(formatUtc("2026-11-21T14:03:59+02:00")).toBe("2026-11-21 12:03 UTC");
+  });
+});

@@ -1,0 +1,41 @@
+// Time formatting shared by pages: UTC by default, relative where a person scans.
+
+/** "2026-11-21 14:03 UTC" */
+export function formatUtc(value: string | Date): string {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return "invalid date";
+  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** "3 h 12 min", "45 s", "2 d 4 h": the two largest units. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const units: [number, string][] = [
+    [86_400, "d"],
+    [3_600, "h"],
+    [60, "min"],
+    [1, "s"],
+  ];
+  const parts: string[] = [];
+  let rest = s;
+  for (const [size, label] of units) {
+    if (rest >= size || (parts.length === 0 && size === 1)) {
+      const n = Math.floor(rest / size);
+      rest -= n * size;
+      parts.push(`${n} ${label}`);
+      if (parts.length === 2) break;
+    } else if (parts.length === 1) {
+      break;
+    }
+  }
+  return parts.join(" ");
+}
+
+/** "3 min ago" / "in 2 d" relative to `now` (epoch ms). */
+export function formatRelative(value: string | Date, now: number): string {
+  const t = new Date(value).getTime();
+  if (Number.isNaN(t)) return "invalid date";
+  const diff = now - t;
+  if (Math.abs(diff) < 10_000) return "just now";
+  return diff >= 0 ? `${formatDuration(diff)} ago` : `in ${formatDuration(-diff)}`;
+}
