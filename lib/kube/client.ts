@@ -1,0 +1,184 @@
+// An HTTPS client for one cluster's API server. Authentication and TLS material come from a client-node
+// KubeConfig (static tokens, client certificates, exec plugins, in-cluster service accounts); requests go
+// through one keep-alive agent per cluster, with a deadline per request and retries with backoff + jitter.
+import { createHash } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import { KubeConfig } from "@kubernetes/client-node";
+import { backoffMs, classifyHttpError, classifyNetworkError, ClusterRequestError } from "./errors";
+
+export interface ClientOptions {
+  /** Deadline of one HTTP request (connect to last byte). */
+  timeoutMs: number;
+  /** Attempts for retryable failures (timeouts, resets, 429, 5xx). */
+  attempts?: number;
+  /** Called once per HTTP request sent (metrics). */
+  onRequest?: (outcome: { ok: boolean; status?: number; kind?: string; ms: number }) => void;
+}
+
+export interface KubeClusterClient {
+  readonly server: string;
+  /** GET a JSON document; `query` values are URL-encoded. */
+  getJson<T = unknown>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
+  /** JSON merge patch (what `flux reconcile|suspend|resume` send). */
+  mergePatch<T = unknown>(path: string, body: unknown): Promise<T>;
+  /** Requests sent through this client so far (retries included). */
+  readonly requests: number;
+}
+
+interface Prepared {
+  url: URL;
+  agent: http.Agent;
+  headers: Record<string, string>;
+}
+
+// Agents live across cycles so connections are reused; keyed by cluster + TLS material so a rotated CA
+// or client certificate gets a fresh agent.
+const agents = new Map<string, { fingerprint: string; agent: http.Agent }>();
+
+function agentFor(clusterKey: string, isHttps: boolean, tls: https.AgentOptions): http.Agent {
+  const fingerprint = createHash("sha1")
+    .update(String(isHttps))
+    .update(String(tls.ca ?? ""))
+    .update(String(tls.cert ?? ""))
+    .update(String(tls.key ?? ""))
+    .update(String(tls.rejectUnauthorized))
+    .update(String(tls.servername ?? ""))
+    .digest("hex");
+  const existing = agents.get(clusterKey);
+  if (existing?.fingerprint === fingerprint) return existing.agent;
+  existing?.agent.destroy();
+  const common = { keepAlive: true, maxSockets: 6, maxFreeSockets: 6, scheduling: "lifo" as const };
+  const agent = isHttps ? new https.Agent({ ...common, ...tls }) : new http.Agent(common);
+  agents.set(clusterKey, { fingerprint, agent });
+  return agent;
+}
+
+/** Closes the keep-alive connections of clusters no longer polled (or all, at shutdown). */
+export function releaseAgents(keep?: Set<string>): void {
+  for (const [key, { agent }] of agents) {
+    if (keep?.has(key)) continue;
+    agent.destroy();
+    agents.delete(key);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A client for the current context of `kc`. `clusterKey` identifies the agent to reuse across cycles. */
+export function createClusterClient(clusterKey: string, kc: KubeConfig, options: ClientOptions): KubeClusterClient {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster?.server) throw new ClusterRequestError("kubeconfig has no server for its current context", "other");
+  const server = cluster.server.replace(/\/+$/, "");
+  let prepared: Promise<Prepared> | undefined;
+  let requests = 0;
+  const attempts = options.attempts ?? 3;
+
+  const prepare = (): Promise<Prepared> =>
+    (prepared ??= (async () => {
+      const opts: https.RequestOptions & { headers: Record<string, string> } = { headers: {} };
+      try {
+        await kc.applyToHTTPSOptions(opts);
+      } catch (err) {
+        prepared = undefined;
+        throw new ClusterRequestError(`credentials unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`, "auth");
+      }
+      const url = new URL(server);
+      const headers: Record<string, string> = { Accept: "application/json", "User-Agent": "crows-nest-collector" };
+      for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+      if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
+      const tls: https.AgentOptions = {
+        ca: opts.ca,
+        cert: opts.cert,
+        key: opts.key,
+        servername: opts.servername,
+        rejectUnauthorized: opts.rejectUnauthorized,
+      };
+      return { url, agent: agentFor(clusterKey, url.protocol === "https:", tls), headers };
+    })());
+
+  async function once(method: string, path: string, body: string | undefined, contentType: string | undefined): Promise<unknown> {
+    const p = await prepare();
+    const started = Date.now();
+    requests++;
+    return new Promise((resolve, reject) => {
+      const transport = p.url.protocol === "https:" ? https : http;
+      const headers = { ...p.headers };
+      if (body !== undefined) {
+        headers["Content-Type"] = contentType ?? "application/json";
+        headers["Content-Length"] = String(Buffer.byteLength(body));
+      }
+      const basePath = p.url.pathname === "/" ? "" : p.url.pathname;
+      const req = transport.request(
+        { protocol: p.url.protocol, hostname: p.url.hostname, port: p.url.port, path: basePath + path, method, agent: p.agent, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", (err) => fail(classifyNetworkError(err)));
+          res.on("end", () => {
+            clearTimeout(timer);
+            const status = res.statusCode ?? 0;
+            const text = Buffer.concat(chunks).toString("utf8");
+            let parsed: unknown;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              parsed = undefined;
+            }
+            if (status >= 200 && status < 300) {
+              if (parsed === undefined && text) {
+                fail(new ClusterRequestError(`invalid JSON in a ${status} response (${text.length} bytes, truncated?)`, "other"));
+                return;
+              }
+              options.onRequest?.({ ok: true, status, ms: Date.now() - started });
+              resolve(parsed);
+              return;
+            }
+            const retryAfter = res.headers["retry-after"];
+            fail(classifyHttpError(status, parsed, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
+          });
+        },
+      );
+      const fail = (err: ClusterRequestError) => {
+        clearTimeout(timer);
+        options.onRequest?.({ ok: false, status: err.status, kind: err.kind, ms: Date.now() - started });
+        reject(err);
+      };
+      const timer = setTimeout(() => {
+        req.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" }));
+      }, options.timeoutMs);
+      req.on("error", (err) => fail(classifyNetworkError(err)));
+      req.end(body);
+    });
+  }
+
+  async function withRetries(method: string, path: string, body?: string, contentType?: string): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await once(method, path, body, contentType);
+      } catch (err) {
+        const e = err instanceof ClusterRequestError ? err : classifyNetworkError(err);
+        // Only idempotent requests are retried after a network failure.
+        const retry = e.retryable && attempt + 1 < attempts && (method === "GET" || e.status === 429);
+        if (!retry) throw e;
+        await sleep(backoffMs(attempt, e.retryAfterSeconds));
+      }
+    }
+  }
+
+  return {
+    server,
+    get requests() {
+      return requests;
+    },
+    async getJson<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== "") params.set(k, String(v));
+      const qs = params.toString();
+      return (await withRetries("GET", qs ? `${path}?${qs}` : path)) as T;
+    },
+    async mergePatch<T>(path: string, body: unknown): Promise<T> {
+      return (await withRetries("PATCH", path, JSON.stringify(body), "application/merge-patch+json")) as T;
+    },
+  };
+}
