@@ -80,3 +80,45 @@ export function parseGoDuration(text: string | null | undefined): number | null 
   }
   return consumed === text.length && consumed > 0 ? total : null;
 }
+
+/** Healths that belong on the failures page. */
+export const PROBLEM_HEALTHS: readonly Health[] = ["failing", "stalled", "stale"];
+
+/** Worst first: the order health is sorted and summarised in. */
+export const HEALTH_ORDER: readonly Health[] = ["stalled", "failing", "stale", "unknown", "progressing", "suspended", "ready"];
+
+export function healthRank(health: Health): number {
+  return HEALTH_ORDER.indexOf(health);
+}
+
+export type Reachability = "reachable" | "unreachable" | "pending" | "gone";
+
+export interface ReachabilityInput {
+  lifecycle?: string | null;
+  lastSuccessAt?: Date | string | null;
+  lastErrorAt?: Date | string | null;
+}
+
+/**
+ * Whether the last poll of a cluster worked. "pending" is a cluster discovered but not yet polled;
+ * "gone" one that discovery no longer finds (its history stays).
+ */
+export function clusterReachability(c: ReachabilityInput): Reachability {
+  if (c.lifecycle === "gone") return "gone";
+  const ok = c.lastSuccessAt ? new Date(c.lastSuccessAt).getTime() : null;
+  const err = c.lastErrorAt ? new Date(c.lastErrorAt).getTime() : null;
+  if (ok == null) return err == null ? "pending" : "unreachable";
+  if (err != null && err > ok) return "unreachable";
+  return "reachable";
+}
+
+/** Pages treat a pending cluster as reachable (nothing is known yet, nothing is stale). */
+export function isReachable(r: Reachability): boolean {
+  return r === "reachable" || r === "pending";
+}
+
+/** Seconds an object has been failing, or null when it is not failing or the start is unknown. */
+export function failingForSeconds(health: Health, firstFailedAt: Date | string | null | undefined, now: Date): number | null {
+  if (!firstFailedAt || (health !== "failing" && health !== "stalled" && health !== "unknown")) return null;
+  return Math.max(0, Math.floor((now.getTime() - new Date(firstFailedAt).getTime()) / 1000));
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { failureTotals, findRootCause, groupFailures, sortFailureGroups, waitsOn, type ProblemObjectInput } from "./failures";
+
+const now = new Date("2026-11-21T12:00:00Z");
+
+let n = 0;
+function obj(over: Partial<ProblemObjectInput> = {}): ProblemObjectInput {
+  n++;
+  return {
+    cluster: "c1",
+    kind: "Kustomization",
+    namespace: "flux-system",
+    name: `obj-${n}`,
+    health: "failing",
+    storedHealth: "failing",
+    readyReason: "BuildFailed",
+    readyMessage: "kustomize build failed: boom",
+    firstFailedAt: "2026-11-21T10:00:00Z",
+    dependsOn: [],
+    source: null,
+    ...over,
+  };
+}
+
+const buildFailed = (cluster: string, sha: string, tmp: number, firstFailedAt: string) =>
+  obj({
+    cluster,
+    name: "apps",
+    readyMessage: `kustomize build failed: accumulating resources from '/tmp/kustomization-${tmp}/apps' at main@sha1:${sha.repeat(40).slice(0, 40)}: json: unknown field "replica"`,
+    firstFailedAt,
+  });
+
+describe("groupFailures", () => {
+  it("groups the same error across clusters with different revisions and temp folders", () => {
+    const groups = groupFailures(
+      [
+        buildFailed("prod-1", "a", 111, "2026-11-21T09:00:00Z"),
+        buildFailed("prod-2", "b", 222, "2026-11-21T08:48:00Z"),
+        buildFailed("prod-3", "c", 3333, "2026-11-21T11:00:00Z"),
+        obj({ cluster: "prod-1", name: "infra", readyReason: "HealthCheckFailed", readyMessage: "health check failed after 5m0s: timeout" }),
+      ],
+      now,
+    );
+    expect(groups).toHaveLength(2);
+    const [build] = groups;
+    expect(build).toMatchObject({ kind: "Kustomization", reason: "BuildFailed", clusterCount: 3, objectCount: 3, firstFailedAt: "2026-11-21T08:48:00Z" });
+    expect(build.longestFailingSeconds).toBe(3 * 3600 + 12 * 60);
+    expect(build.members[0]).toMatchObject({ cluster: "prod-2", url: "/clusters/prod-2/kustomization/flux-system/apps" });
+    expect(build.pattern).toContain("<revision>");
+  });
+
+  it("keeps different kinds, reasons and healths apart", () => {
+    const groups = groupFailures(
+      [
+        obj({ readyMessage: "x" }),
+        obj({ kind: "HelmRelease", readyMessage: "x" }),
+        obj({ readyReason: "ReconciliationFailed", readyMessage: "x" }),
+        obj({ health: "stalled", storedHealth: "stalled", stalledReason: "RetriesExceeded", readyMessage: "x" }),
+      ],
+      now,
+    );
+    expect(groups).toHaveLength(4);
+  });
+
+  it("ignores healthy, progressing and suspended objects", () => {
+    expect(groupFailures([obj({ health: "ready", storedHealth: "ready" }), obj({ health: "progressing", storedHealth: "progressing" }), obj({ health: "suspended", storedHealth: "suspended" })], now)).toEqual([]);
+  });
+
+  it("groups stale objects together whatever their last message", () => {
+    const groups = groupFailures(
+      [obj({ health: "stale", storedHealth: "ready", readyReason: "ReconciliationSucceeded", readyMessage: "Applied revision: main@sha1:1" }), obj({ cluster: "c2", health: "stale", storedHealth: "ready", readyMessage: "other" })],
+      now,
+    );
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ problem: "stale", reason: "Stale", clusterCount: 2 });
+    expect(groups[0].members[0].failingForSeconds).toBeNull();
+  });
+
+  it("counts objects of unreachable clusters by their last known state", () => {
+    const groups = groupFailures([obj({ health: "unknown", storedHealth: "failing" }), obj({ health: "unknown", storedHealth: "ready" })], now);
+    expect(groups).toHaveLength(1);
+    expect(groups[0].members[0]).toMatchObject({ health: "unknown", problem: "failing" });
+  });
+
+  it("adds unreachable clusters as their own groups by error", () => {
+    const groups = groupFailures([], now, [
+      { cluster: "a", lastError: "dial tcp 10.0.0.1:443: i/o timeout", lastErrorKind: "timeout", lastErrorAt: "2026-11-21T11:00:00Z", lastSuccessAt: null },
+      { cluster: "b", lastError: "dial tcp 10.0.0.2:443: i/o timeout", lastErrorKind: "timeout", lastErrorAt: "2026-11-21T11:30:00Z", lastSuccessAt: null },
+    ]);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ kind: "Cluster", problem: "unreachable", clusterCount: 2 });
+    expect(groups[0].members.map((m) => m.url)).toEqual(["/clusters/a", "/clusters/b"]);
+  });
+});
+
+describe("root causes", () => {
+  const infra = (cluster: string) => obj({ cluster, name: "infra", readyReason: "HealthCheckFailed", readyMessage: "health check failed after 5m0s: timeout waiting for: [Deployment/infra/ingress status: 'InProgress']" });
+  const apps = (cluster: string) => obj({ cluster, name: "apps", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/infra' is not ready", dependsOn: [{ name: "infra" }] });
+  const tenants = (cluster: string) => obj({ cluster, name: "tenants", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/apps' is not ready" });
+
+  it("reads what a failure waits on", () => {
+    expect(waitsOn(apps("c1"))).toEqual({ cluster: "c1", kind: "Kustomization", namespace: "flux-system", name: "infra" });
+    expect(waitsOn(obj({ kind: "HelmRelease", readyReason: "SourceNotReady", readyMessage: "HelmChart 'flux-system/apps-podinfo' is not ready: failed" }))).toEqual({
+      cluster: "c1",
+      kind: "HelmChart",
+      namespace: "flux-system",
+      name: "apps-podinfo",
+    });
+    expect(
+      waitsOn(obj({ readyReason: "ArtifactFailed", readyMessage: "Source artifact not found, retrying in 30s", source: { kind: "GitRepository", namespace: "flux-system", name: "fleet" } })),
+    ).toMatchObject({ kind: "GitRepository", name: "fleet" });
+    expect(waitsOn(obj({ readyReason: "DependencyNotReady", readyMessage: "", dependsOn: [{ name: "base", namespace: "infra" }] }))).toMatchObject({ namespace: "infra", name: "base" });
+    expect(waitsOn(infra("c1"))).toBeNull();
+  });
+
+  it("follows the chain to its end", () => {
+    const all = [infra("c1"), apps("c1"), tenants("c1")];
+    const byKey = new Map(all.map((o) => [`${o.cluster}\u0000${o.kind.toLowerCase()}\u0000${o.namespace}\u0000${o.name}`, o]));
+    expect(findRootCause(all[2], byKey)?.name).toBe("infra");
+    expect(findRootCause(all[0], byKey)).toBeNull();
+  });
+
+  it("does not blame a dependency that is ready again, and survives cycles", () => {
+    const ready = obj({ name: "infra", health: "ready", storedHealth: "ready" });
+    const a = obj({ name: "a", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/b' is not ready" });
+    const b = obj({ name: "b", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/a' is not ready" });
+    const list = [ready, apps("c1"), a, b];
+    const byKey = new Map(list.map((o) => [`${o.cluster}\u0000${o.kind.toLowerCase()}\u0000${o.namespace}\u0000${o.name}`, o]));
+    expect(findRootCause(list[1], byKey)).toBeNull();
+    expect(findRootCause(a, byKey)?.name).toBe("b");
+  });
+
+  it("nests followers under their root cause group, root causes first", () => {
+    const groups = groupFailures(
+      [apps("c1"), apps("c2"), tenants("c1"), infra("c1"), infra("c2"), obj({ cluster: "c9", name: "lonely", readyReason: "PruneFailed", readyMessage: "prune failed" })],
+      now,
+    );
+    expect(groups.map((g) => g.reason)).toEqual(["HealthCheckFailed", "PruneFailed"]);
+    const [root] = groups;
+    expect(root.followers.map((f) => f.members[0].name).sort()).toEqual(["apps", "tenants"]);
+    const follower = root.followers.find((f) => f.members[0].name === "apps")!;
+    expect(follower.causedBy).toEqual([root.id]);
+    expect(follower.members[0].rootCause).toMatchObject({ name: "infra", url: "/clusters/c1/kustomization/flux-system/infra" });
+    expect(failureTotals(groups)).toEqual({ groups: 4, objects: 6, clusters: 3 });
+  });
+
+  it("keeps a dependency failure top-level when its dependency is not in trouble", () => {
+    const groups = groupFailures([apps("c1")], now);
+    expect(groups).toHaveLength(1);
+    expect(groups[0].members[0].rootCause).toBeNull();
+  });
+});
+
+describe("sortFailureGroups", () => {
+  it("sorts by clusters, newest and first failed", () => {
+    const groups = groupFailures(
+      [
+        obj({ cluster: "a", readyMessage: "one", firstFailedAt: "2026-11-21T11:00:00Z" }),
+        obj({ cluster: "a", readyMessage: "two", firstFailedAt: "2026-11-20T11:00:00Z" }),
+        obj({ cluster: "b", readyMessage: "two", firstFailedAt: "2026-11-21T11:30:00Z" }),
+      ],
+      now,
+    );
+    expect(sortFailureGroups(groups, "clusters").map((g) => g.message)).toEqual(["two", "one"]);
+    expect(sortFailureGroups(groups, "newest").map((g) => g.message)).toEqual(["one", "two"]);
+    expect(sortFailureGroups(groups, "first-failed").map((g) => g.firstFailedAt)).toEqual(["2026-11-20T11:00:00Z", "2026-11-21T11:00:00Z"]);
+  });
+});

@@ -1,0 +1,307 @@
+// Failures across the fleet, grouped by cause: kind + health + reason + normalised message, so "the same
+// error in 37 clusters" is one row. A failure that only waits on another object (DependencyNotReady, a
+// source that is not ready) points to the object at the end of that chain, its root cause; groups whose
+// members all wait on another group are nested under it as followers.
+import { isFluxKind } from "./kinds";
+import { normaliseMessage } from "./normalise";
+import { failingForSeconds, type Health, type StoredHealth } from "./status";
+import { clusterPath, objectPath } from "./urls";
+
+export interface ObjectRef {
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+export interface ProblemObjectInput extends ObjectRef {
+  /** Health as shown now (effectiveHealth). */
+  health: Health;
+  /** Health at the last successful poll. */
+  storedHealth: StoredHealth;
+  readyReason: string | null;
+  readyMessage: string | null;
+  stalledReason?: string | null;
+  stalledMessage?: string | null;
+  firstFailedAt: string | null;
+  lastReconcileAt?: string | null;
+  dependsOn?: Array<{ namespace?: string | null; name: string }>;
+  source?: { kind: string; namespace: string; name: string } | null;
+}
+
+export interface UnreachableClusterInput {
+  cluster: string;
+  lastError: string | null;
+  lastErrorKind: string | null;
+  lastErrorAt: string | null;
+  lastSuccessAt: string | null;
+}
+
+export type ProblemKind = "failing" | "stalled" | "stale" | "unreachable";
+
+export interface FailureMember extends ObjectRef {
+  url: string;
+  /** Health shown now ("unknown" when the cluster is unreachable). */
+  health: Health;
+  /** What the failure is about: the last known problem. */
+  problem: ProblemKind;
+  reason: string;
+  message: string;
+  firstFailedAt: string | null;
+  failingForSeconds: number | null;
+  rootCause: (ObjectRef & { url: string; health: Health }) | null;
+}
+
+export interface FailureGroup {
+  id: string;
+  kind: string;
+  problem: ProblemKind;
+  reason: string;
+  /** The message with revisions, durations, numbers... replaced by placeholders. */
+  pattern: string;
+  /** One real message (from the longest-failing member). */
+  message: string;
+  clusterCount: number;
+  objectCount: number;
+  firstFailedAt: string | null;
+  longestFailingSeconds: number | null;
+  members: FailureMember[];
+  /** Ids of the groups holding the root causes of this group's members. */
+  causedBy: string[];
+  followers: FailureGroup[];
+}
+
+const STALE_MESSAGE = "No reconcile for more than twice the interval";
+
+const refKey = (r: { cluster: string; kind: string; namespace: string; name: string }) =>
+  `${r.cluster}\u0000${r.kind.toLowerCase()}\u0000${r.namespace}\u0000${r.name}`;
+
+/** FNV-1a: a short stable id for a group key, the same in the server and the browser. */
+export function stableId(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/** Which problem, if any, an object shows. Objects in unreachable clusters count by their last known state. */
+export function problemOf(o: Pick<ProblemObjectInput, "health" | "storedHealth">): Exclude<ProblemKind, "unreachable"> | null {
+  if (o.health === "failing" || o.health === "stalled" || o.health === "stale") return o.health;
+  if (o.health === "unknown" && (o.storedHealth === "failing" || o.storedHealth === "stalled")) return o.storedHealth;
+  return null;
+}
+
+const DEPENDENCY_RE = /dependency '([^'/]+)\/([^']+)'/;
+const SOURCE_RE = /\b([A-Z][A-Za-z]+) '([^'/]+)\/([^']+)' is not ready/;
+
+/** The object a failure says it waits for, when it says so. Pure text + spec, no lookups. */
+export function waitsOn(o: ProblemObjectInput): ObjectRef | null {
+  const reason = o.readyReason ?? "";
+  const message = o.readyMessage ?? "";
+  if (reason === "DependencyNotReady") {
+    const m = DEPENDENCY_RE.exec(message);
+    if (m) return { cluster: o.cluster, kind: o.kind, namespace: m[1], name: m[2] };
+    const dep = o.dependsOn?.[0];
+    if (dep) return { cluster: o.cluster, kind: o.kind, namespace: dep.namespace || o.namespace, name: dep.name };
+    return null;
+  }
+  const sourceNamed = SOURCE_RE.exec(message);
+  if (sourceNamed && isFluxKind(sourceNamed[1])) {
+    return { cluster: o.cluster, kind: sourceNamed[1], namespace: sourceNamed[2], name: sourceNamed[3] };
+  }
+  const sourceProblem =
+    reason === "SourceNotReady" ||
+    (reason === "ArtifactFailed" && /source (?:is )?not ready|artifact not found/i.test(message));
+  if (sourceProblem && o.source) return { cluster: o.cluster, ...o.source };
+  return null;
+}
+
+/**
+ * Follows "waits on" links to the object at the end of the chain. Returns null when the object is its
+ * own root cause: nothing named, the named object is not known, or it is not in trouble itself.
+ */
+export function findRootCause(o: ProblemObjectInput, byKey: Map<string, ProblemObjectInput>): ProblemObjectInput | null {
+  let current = o;
+  let root: ProblemObjectInput | null = null;
+  const seen = new Set([refKey(o)]);
+  for (let depth = 0; depth < 20; depth++) {
+    const next = waitsOn(current);
+    if (!next) break;
+    const target = byKey.get(refKey(next));
+    if (!target || target.health === "ready" || target.health === "suspended" || seen.has(refKey(target))) break;
+    seen.add(refKey(target));
+    root = target;
+    current = target;
+  }
+  return root;
+}
+
+function describe(o: ProblemObjectInput, problem: Exclude<ProblemKind, "unreachable">): { reason: string; message: string } {
+  if (problem === "stale") return { reason: "Stale", message: STALE_MESSAGE };
+  if (problem === "stalled") {
+    // Stalled objects explain themselves in Ready; the Stalled condition names the terminal reason.
+    return {
+      reason: o.stalledReason || o.readyReason || "Stalled",
+      message: o.readyMessage || o.stalledMessage || "",
+    };
+  }
+  return { reason: o.readyReason || "Failed", message: o.readyMessage || "" };
+}
+
+function refOut(o: ProblemObjectInput) {
+  return { cluster: o.cluster, kind: o.kind, namespace: o.namespace, name: o.name, url: objectPath(o), health: o.health };
+}
+
+const earliest = (a: string | null, b: string | null) => (!a ? b : !b ? a : a < b ? a : b);
+
+/** Groups every problem object (and unreachable cluster) by cause, root causes first with followers nested. */
+export function groupFailures(
+  objects: ProblemObjectInput[],
+  now: Date,
+  unreachable: UnreachableClusterInput[] = [],
+): FailureGroup[] {
+  const byKey = new Map(objects.map((o) => [refKey(o), o]));
+  const groups = new Map<string, FailureGroup>();
+  const memberGroup = new Map<string, string>();
+  const rootOf = new Map<FailureMember, string>();
+
+  const add = (key: string, head: Omit<FailureGroup, "id" | "members" | "clusterCount" | "objectCount" | "firstFailedAt" | "longestFailingSeconds" | "causedBy" | "followers" | "message">, member: FailureMember) => {
+    let g = groups.get(key);
+    if (!g) {
+      g = { id: stableId(key), ...head, message: member.message, clusterCount: 0, objectCount: 0, firstFailedAt: null, longestFailingSeconds: null, members: [], causedBy: [], followers: [] };
+      groups.set(key, g);
+    }
+    g.members.push(member);
+    return g;
+  };
+
+  for (const o of objects) {
+    const problem = problemOf(o);
+    if (!problem) continue;
+    const { reason, message } = describe(o, problem);
+    const pattern = normaliseMessage(message);
+    const key = [o.kind, problem, reason, pattern].join("\u0001");
+    const root = problem === "stale" ? null : findRootCause(o, byKey);
+    const member: FailureMember = {
+      ...refOut(o),
+      problem,
+      reason,
+      message,
+      firstFailedAt: o.firstFailedAt,
+      failingForSeconds: problem === "stale" ? null : failingForSeconds(o.storedHealth, o.firstFailedAt, now),
+      rootCause: root ? refOut(root) : null,
+    };
+    const g = add(key, { kind: o.kind, problem, reason, pattern }, member);
+    memberGroup.set(refKey(o), g.id);
+    if (root) rootOf.set(member, refKey(root));
+  }
+
+  for (const c of unreachable) {
+    const reason = c.lastErrorKind || "Unreachable";
+    const message = c.lastError || "cluster unreachable";
+    const pattern = normaliseMessage(message);
+    const key = ["Cluster", "unreachable", reason, pattern].join("\u0001");
+    add(key, { kind: "Cluster", problem: "unreachable", reason, pattern }, {
+      cluster: c.cluster,
+      kind: "Cluster",
+      namespace: "",
+      name: c.cluster,
+      url: clusterPath(c.cluster),
+      health: "unknown",
+      problem: "unreachable",
+      reason,
+      message,
+      firstFailedAt: c.lastErrorAt,
+      failingForSeconds: c.lastErrorAt ? Math.max(0, Math.floor((now.getTime() - new Date(c.lastErrorAt).getTime()) / 1000)) : null,
+      rootCause: null,
+    });
+  }
+
+  const byId = new Map([...groups.values()].map((g) => [g.id, g]));
+  for (const g of groups.values()) {
+    g.members.sort((a, b) => (b.failingForSeconds ?? -1) - (a.failingForSeconds ?? -1) || a.cluster.localeCompare(b.cluster) || a.name.localeCompare(b.name));
+    g.clusterCount = new Set(g.members.map((m) => m.cluster)).size;
+    g.objectCount = g.members.length;
+    g.firstFailedAt = g.members.reduce<string | null>((acc, m) => earliest(acc, m.firstFailedAt), null);
+    g.longestFailingSeconds = g.members.reduce<number | null>((acc, m) => (m.failingForSeconds != null && (acc == null || m.failingForSeconds > acc) ? m.failingForSeconds : acc), null);
+    g.message = g.members[0].message;
+    const causes = new Map<string, number>();
+    for (const m of g.members) {
+      const rootKey = rootOf.get(m);
+      const causeGroup = rootKey ? memberGroup.get(rootKey) : undefined;
+      if (causeGroup && causeGroup !== g.id) causes.set(causeGroup, (causes.get(causeGroup) ?? 0) + 1);
+    }
+    g.causedBy = [...causes.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  }
+
+  // A group is a follower when every member waits on a root cause in another group.
+  const top: FailureGroup[] = [];
+  for (const g of groups.values()) {
+    const allFollow = g.members.every((m) => {
+      const rootKey = rootOf.get(m);
+      const cg = rootKey ? memberGroup.get(rootKey) : undefined;
+      return cg !== undefined && cg !== g.id;
+    });
+    const parent = allFollow ? byId.get(g.causedBy[0]) : undefined;
+    if (parent) parent.followers.push(g);
+    else top.push(g);
+  }
+  for (const g of groups.values()) g.followers.sort(compareImpact);
+  return top.sort(compareImpact);
+}
+
+/** Everything a group takes down: its own objects plus its followers'. */
+export function impactOf(g: FailureGroup): number {
+  return g.objectCount + g.followers.reduce((n, f) => n + impactOf(f), 0);
+}
+
+function compareImpact(a: FailureGroup, b: FailureGroup): number {
+  return (
+    b.followers.length - a.followers.length ||
+    b.clusterCount - a.clusterCount ||
+    impactOf(b) - impactOf(a) ||
+    (a.firstFailedAt ?? "\uffff").localeCompare(b.firstFailedAt ?? "\uffff") ||
+    a.id.localeCompare(b.id)
+  );
+}
+
+export const FAILURE_SORTS = ["impact", "clusters", "objects", "first-failed", "newest", "kind"] as const;
+export type FailureSort = (typeof FAILURE_SORTS)[number];
+
+/** Re-sorts top-level groups (followers stay under their root cause, sorted the same way). */
+export function sortFailureGroups(groups: FailureGroup[], sort: FailureSort): FailureGroup[] {
+  const cmp: (a: FailureGroup, b: FailureGroup) => number =
+    sort === "clusters"
+      ? (a, b) => b.clusterCount - a.clusterCount || compareImpact(a, b)
+      : sort === "objects"
+        ? (a, b) => impactOf(b) - impactOf(a) || compareImpact(a, b)
+        : sort === "first-failed"
+          ? (a, b) => (a.firstFailedAt ?? "\uffff").localeCompare(b.firstFailedAt ?? "\uffff") || compareImpact(a, b)
+          : sort === "newest"
+            ? (a, b) => (b.firstFailedAt ?? "").localeCompare(a.firstFailedAt ?? "") || compareImpact(a, b)
+            : sort === "kind"
+              ? (a, b) => a.kind.localeCompare(b.kind) || compareImpact(a, b)
+              : compareImpact;
+  const visit = (list: FailureGroup[]): FailureGroup[] =>
+    [...list].sort(cmp).map((g) => ({ ...g, followers: visit(g.followers) }));
+  return visit(groups);
+}
+
+/** Totals over groups and their followers. */
+export function failureTotals(groups: FailureGroup[]): { groups: number; objects: number; clusters: number } {
+  const clusters = new Set<string>();
+  let objects = 0;
+  let count = 0;
+  const visit = (list: FailureGroup[]) => {
+    for (const g of list) {
+      count++;
+      objects += g.objectCount;
+      for (const m of g.members) clusters.add(m.cluster);
+      visit(g.followers);
+    }
+  };
+  visit(groups);
+  return { groups: count, objects, clusters: clusters.size };
+}

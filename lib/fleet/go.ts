@@ -1,0 +1,161 @@
+// /go: alert labels → the canonical URL. Labels come from kube-state-metrics (gotk_resource_info:
+// customresource_kind, exported_namespace, name), from controller metrics (kind, namespace, name), from
+// Flux events (involvedObject.*) and from Prometheus external labels (cluster). Pure: the caller looks
+// up candidates in the database and this module decides.
+import { resolveKind, type FluxKind } from "./kinds";
+import { clusterPath, objectPath } from "./urls";
+
+export interface GoLabels {
+  cluster: string | null;
+  /** The kind as given (for messages) and as resolved (null when absent or unknown). */
+  kindText: string | null;
+  kind: FluxKind | null;
+  /** Namespaces to try, most specific first (exported_namespace before namespace). */
+  namespaces: string[];
+  name: string | null;
+}
+
+type ParamSource = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function entries(params: ParamSource): Array<[string, string]> {
+  if (params instanceof URLSearchParams) return [...params.entries()];
+  return Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]]));
+}
+
+/** Reads labels in any key case; the first non-empty value of each wins. */
+export function parseGoLabels(params: ParamSource): GoLabels {
+  const values = new Map<string, string>();
+  for (const [k, v] of entries(params)) {
+    const key = k.trim().toLowerCase();
+    const value = v.trim();
+    if (value && !values.has(key)) values.set(key, value.slice(0, 253));
+  }
+  const first = (...keys: string[]) => keys.map((k) => values.get(k)).find((v) => v) ?? null;
+  const kindTexts = ["customresource_kind", "kind", "involvedobject.kind", "resource"].map((k) => values.get(k)).filter((v): v is string => !!v);
+  const kind = kindTexts.map((t) => resolveKind(t)).find((k) => k) ?? null;
+  const namespaces = [...new Set(["exported_namespace", "involvedobject.namespace", "namespace", "object_namespace"].map((k) => values.get(k)).filter((v): v is string => !!v))];
+  return {
+    cluster: first("cluster", "cluster_name", "clustername", "k8s_cluster"),
+    kindText: kindTexts[0] ?? null,
+    kind,
+    namespaces,
+    name: first("name", "involvedobject.name", "object_name", "exported_name"),
+  };
+}
+
+export interface GoCandidate {
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  deleted: boolean;
+}
+
+export type GoDecision =
+  | { type: "redirect"; url: string }
+  | { type: "choose"; candidates: Array<GoCandidate & { url: string }> }
+  | { type: "not-found"; problem: string; nearest: Array<GoCandidate & { url: string }>; nearestClusters: string[] };
+
+/** Edit distance, for "did you mean". */
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** Candidates that match every label that was given (namespaces: the first that matches anything). */
+export function matchCandidates(labels: GoLabels, pool: GoCandidate[]): GoCandidate[] {
+  const base = pool.filter(
+    (c) =>
+      (!labels.cluster || c.cluster === labels.cluster) &&
+      (!labels.kind || c.kind === labels.kind) &&
+      (!labels.name || c.name === labels.name),
+  );
+  if (!labels.namespaces.length) return base;
+  for (const ns of labels.namespaces) {
+    const hit = base.filter((c) => c.namespace === ns);
+    if (hit.length) return hit;
+  }
+  return [];
+}
+
+/** How far a candidate is from the labels: smaller is nearer. */
+function distance(labels: GoLabels, c: GoCandidate): number {
+  const lower = (s: string) => s.toLowerCase();
+  let d = labels.name ? levenshtein(lower(labels.name), lower(c.name)) : 0;
+  if (labels.name && lower(c.name).includes(lower(labels.name))) d = Math.min(d, 1);
+  if (labels.cluster && c.cluster !== labels.cluster) d += Math.min(3, levenshtein(lower(labels.cluster), lower(c.cluster)));
+  if (labels.kind && c.kind !== labels.kind) d += 1;
+  if (labels.namespaces.length && !labels.namespaces.includes(c.namespace)) d += 1;
+  return d;
+}
+
+export function nearestCandidates(labels: GoLabels, pool: GoCandidate[], limit = 8): GoCandidate[] {
+  const maxDistance = Math.max(3, Math.ceil((labels.name?.length ?? 8) / 2));
+  return pool
+    .map((c) => ({ c, d: distance(labels, c) }))
+    .filter((x) => x.d <= maxDistance)
+    .sort((a, b) => a.d - b.d || Number(a.c.deleted) - Number(b.c.deleted) || a.c.cluster.localeCompare(b.c.cluster) || a.c.name.localeCompare(b.c.name))
+    .slice(0, limit)
+    .map((x) => x.c);
+}
+
+export function nearestNames(text: string, names: string[], limit = 5): string[] {
+  const t = text.toLowerCase();
+  return names
+    .map((n) => ({ n, d: n.toLowerCase().includes(t) || t.includes(n.toLowerCase()) ? 0 : levenshtein(t, n.toLowerCase()) }))
+    .filter((x) => x.d <= Math.max(3, Math.ceil(t.length / 3)))
+    .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n))
+    .slice(0, limit)
+    .map((x) => x.n);
+}
+
+const withUrl = (c: GoCandidate) => ({ ...c, url: objectPath(c) });
+
+/**
+ * Decides where /go sends the reader. `pool` holds the objects the labels could mean (at least those
+ * of the named cluster, or those with a similar name fleet-wide); `clusterNames` every known cluster.
+ */
+export function decideGo(labels: GoLabels, pool: GoCandidate[], clusterNames: string[]): GoDecision {
+  const clusterKnown = !labels.cluster || clusterNames.includes(labels.cluster);
+  if (!clusterKnown) {
+    return {
+      type: "not-found",
+      problem: `No cluster named "${labels.cluster}".`,
+      nearest: labels.name ? nearestCandidates({ ...labels, cluster: null }, pool).map(withUrl) : [],
+      nearestClusters: nearestNames(labels.cluster!, clusterNames),
+    };
+  }
+  if (!labels.name) {
+    if (labels.cluster) return { type: "redirect", url: clusterPath(labels.cluster) };
+    return { type: "not-found", problem: "The link names neither a cluster nor an object.", nearest: [], nearestClusters: [] };
+  }
+  if (labels.kindText && !labels.kind) {
+    return {
+      type: "not-found",
+      problem: `"${labels.kindText}" is not a Flux kind Crow's Nest knows.`,
+      nearest: nearestCandidates({ ...labels }, pool).map(withUrl),
+      nearestClusters: [],
+    };
+  }
+  const matches = matchCandidates(labels, pool);
+  const live = matches.filter((c) => !c.deleted);
+  if (matches.length === 1) return { type: "redirect", url: objectPath(matches[0]) };
+  // A deleted object and its live namesake: the live one is what the alert is about.
+  if (live.length === 1) return { type: "redirect", url: objectPath(live[0]) };
+  if (matches.length > 1) return { type: "choose", candidates: matches.map(withUrl) };
+  const what = [labels.kind ?? "object", [labels.namespaces[0], labels.name].filter(Boolean).join("/")].join(" ");
+  return {
+    type: "not-found",
+    problem: `No ${what}${labels.cluster ? ` in cluster ${labels.cluster}` : ""}.`,
+    nearest: nearestCandidates(labels, pool).map(withUrl),
+    nearestClusters: [],
+  };
+}

@@ -1,0 +1,63 @@
+// The Flux kinds Crow's Nest collects, their URL form (lower case) and every name a person or an
+// alert may use for them: singular, plural, short name (as the CRDs declare), any case, with or
+// without the API group ("HelmRelease.helm.toolkit.fluxcd.io").
+
+export const FLUX_KINDS = ["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"] as const;
+export type FluxKind = (typeof FLUX_KINDS)[number];
+
+export const SOURCE_KINDS: readonly FluxKind[] = ["GitRepository", "OCIRepository", "HelmRepository", "HelmChart"];
+
+interface KindNames {
+  plural: string;
+  short: string[];
+  group: string;
+}
+
+const NAMES: Record<FluxKind, KindNames> = {
+  Kustomization: { plural: "kustomizations", short: ["ks"], group: "kustomize.toolkit.fluxcd.io" },
+  HelmRelease: { plural: "helmreleases", short: ["hr"], group: "helm.toolkit.fluxcd.io" },
+  GitRepository: { plural: "gitrepositories", short: ["gitrepo", "gitrepos"], group: "source.toolkit.fluxcd.io" },
+  OCIRepository: { plural: "ocirepositories", short: ["ocirepo", "ocirepos"], group: "source.toolkit.fluxcd.io" },
+  HelmRepository: { plural: "helmrepositories", short: ["helmrepo", "helmrepos"], group: "source.toolkit.fluxcd.io" },
+  HelmChart: { plural: "helmcharts", short: ["hc"], group: "source.toolkit.fluxcd.io" },
+};
+
+const ALIASES = new Map<string, FluxKind>();
+for (const kind of FLUX_KINDS) {
+  const n = NAMES[kind];
+  for (const alias of [kind.toLowerCase(), n.plural, ...n.short]) ALIASES.set(alias, kind);
+}
+
+/** The lower-case form used in URLs: /clusters/{cluster}/{kindSlug}/{namespace}/{name}. */
+export function kindSlug(kind: FluxKind | string): string {
+  return kind.toLowerCase();
+}
+
+/** Exact URL segment → kind (only the canonical lower-case singular). */
+export function kindFromSlug(slug: string): FluxKind | null {
+  const kind = ALIASES.get(slug);
+  return kind && slug === kind.toLowerCase() ? kind : null;
+}
+
+/** Any name for a kind → the kind, or null: "HR", "helmreleases", "HelmRelease.helm.toolkit.fluxcd.io". */
+export function resolveKind(text: string | null | undefined): FluxKind | null {
+  if (!text) return null;
+  let t = text.trim().toLowerCase();
+  const dot = t.indexOf(".");
+  if (dot > 0) {
+    const group = t.slice(dot + 1).replace(/\/.*$/, "");
+    const kind = ALIASES.get(t.slice(0, dot));
+    // "kind.group" only when the group is the kind's own (or a prefix typo-free form of it).
+    return kind && NAMES[kind].group === group ? kind : null;
+  }
+  t = t.replace(/\s+/g, "");
+  return ALIASES.get(t) ?? null;
+}
+
+export function isFluxKind(text: string): text is FluxKind {
+  return (FLUX_KINDS as readonly string[]).includes(text);
+}
+
+export function kindGroup(kind: FluxKind): string {
+  return NAMES[kind].group;
+}
