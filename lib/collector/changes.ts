@@ -1,0 +1,163 @@
+// Change detection, pure: given what we stored for a cluster and what a poll found, decide which rows to
+// write. Nothing is written for an object whose content hash did not change; history gets a row only when
+// a field a person cares about changed.
+import { caredFields, contentHash, objectKey, type CaredFields } from "../kube/flux";
+import type { FluxKind, FluxObjectRecord } from "../kube/types";
+
+/** What we remember per stored object (loaded once per cluster, then kept in memory). */
+export interface KnownObject {
+  id: string;
+  kind: string;
+  hash: string;
+  cared: CaredFields;
+  firstFailedAt: string | null;
+  lastReadyAt: string | null;
+  lastGoodRevision: string | null;
+  lastReconcileAt: string | null;
+  deleted: boolean;
+}
+
+export interface ObjectUpsert {
+  key: string;
+  record: FluxObjectRecord;
+  hash: string;
+  firstFailedAt: string | null;
+  lastReadyAt: string | null;
+  lastGoodRevision: string | null;
+}
+
+export interface TransitionRow {
+  key: string;
+  at: string;
+  change: "created" | "changed" | "deleted";
+  fields: string[];
+  previousHealth: string | null;
+  cared: CaredFields;
+}
+
+export interface ObjectPlan {
+  upserts: ObjectUpsert[];
+  transitions: TransitionRow[];
+  /** Keys of stored objects that vanished from the cluster. */
+  deletions: string[];
+}
+
+const FAILING = new Set(["failing", "stalled"]);
+
+/** Names of the cared-about fields that differ, grouped the way history shows them. */
+export function changedFields(before: CaredFields, after: CaredFields): string[] {
+  const out: string[] = [];
+  if (before.health !== after.health) out.push("health");
+  if (before.readyStatus !== after.readyStatus) out.push("status");
+  if (before.readyReason !== after.readyReason) out.push("reason");
+  if (before.readyMessage !== after.readyMessage) out.push("message");
+  if (before.attemptedRevision !== after.attemptedRevision || before.appliedRevision !== after.appliedRevision) out.push("revision");
+  if (before.chartVersion !== after.chartVersion || before.appVersion !== after.appVersion) out.push("chart");
+  if (before.suspended !== after.suspended) out.push("suspend");
+  return out;
+}
+
+/**
+ * When a change happened, from the object's own timestamps where they are exact: a Ready status flip
+ * carries its lastTransitionTime; a new reconcile result carries the reconcile time. Otherwise the poll time.
+ */
+export function transitionTime(fields: string[], record: FluxObjectRecord, previousReconcileAt: string | null, pollTime: string): string {
+  if (fields.includes("status")) {
+    const ready = record.conditions.find((c) => c.type === "Ready");
+    const t = ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : NaN;
+    if (!Number.isNaN(t)) return new Date(t).toISOString();
+  }
+  if (!fields.includes("suspend") && record.lastReconcileAt && (!previousReconcileAt || record.lastReconcileAt > previousReconcileAt)) {
+    return record.lastReconcileAt;
+  }
+  return pollTime;
+}
+
+/**
+ * Plans the writes for one poll of one cluster. `listedKinds` are the kinds whose LIST succeeded: objects
+ * of other kinds are never marked deleted (a failed LIST is not an empty one).
+ */
+export function planObjectWrites(
+  known: ReadonlyMap<string, KnownObject>,
+  current: FluxObjectRecord[],
+  listedKinds: ReadonlySet<FluxKind>,
+  pollTime: string,
+): ObjectPlan {
+  const plan: ObjectPlan = { upserts: [], transitions: [], deletions: [] };
+  const seen = new Set<string>();
+  for (const record of current) {
+    const key = objectKey(record);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const hash = contentHash(record);
+    const before = known.get(key);
+    if (before && !before.deleted && before.hash === hash) continue;
+    const cared = caredFields(record);
+    const isReady = record.health === "ready";
+    if (!before || before.deleted) {
+      const at = pollTime;
+      plan.upserts.push({
+        key,
+        record,
+        hash,
+        firstFailedAt: FAILING.has(record.health) ? (failingSince(record) ?? at) : null,
+        lastReadyAt: isReady ? at : (before?.lastReadyAt ?? null),
+        lastGoodRevision: isReady && record.appliedRevision ? record.appliedRevision : (before?.lastGoodRevision ?? null),
+      });
+      plan.transitions.push({ key, at, change: "created", fields: ["created"], previousHealth: before ? before.cared.health : null, cared });
+      continue;
+    }
+    const fields = changedFields(before.cared, cared);
+    const at = fields.length ? transitionTime(fields, record, before.lastReconcileAt, pollTime) : pollTime;
+    const wasReady = before.cared.health === "ready";
+    let firstFailedAt = before.firstFailedAt;
+    if (FAILING.has(record.health)) firstFailedAt ??= at;
+    else if (isReady) firstFailedAt = null;
+    const lastReadyAt = fields.includes("health") && (isReady || wasReady) ? at : before.lastReadyAt;
+    plan.upserts.push({
+      key,
+      record,
+      hash,
+      firstFailedAt,
+      lastReadyAt,
+      lastGoodRevision: isReady && record.appliedRevision ? record.appliedRevision : before.lastGoodRevision,
+    });
+    if (fields.length) plan.transitions.push({ key, at, change: "changed", fields, previousHealth: before.cared.health, cared });
+  }
+  for (const [key, before] of known) {
+    if (before.deleted || seen.has(key) || !listedKinds.has(before.kind as FluxKind)) continue;
+    plan.deletions.push(key);
+    plan.transitions.push({ key, at: pollTime, change: "deleted", fields: ["deleted"], previousHealth: before.cared.health, cared: before.cared });
+  }
+  return plan;
+}
+
+/** For an object first seen failing: when its Ready condition went False, if it says. */
+function failingSince(record: FluxObjectRecord): string | null {
+  const ready = record.conditions.find((c) => c.type === "Ready" && c.status === "False");
+  const t = ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : NaN;
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+/** The in-memory view after a plan was written (ids of new rows come from the database). */
+export function applyPlan(known: Map<string, KnownObject>, plan: ObjectPlan, ids: ReadonlyMap<string, string>): void {
+  for (const u of plan.upserts) {
+    const id = ids.get(u.key) ?? known.get(u.key)?.id;
+    if (!id) continue;
+    known.set(u.key, {
+      id,
+      kind: u.record.kind,
+      hash: u.hash,
+      cared: caredFields(u.record),
+      firstFailedAt: u.firstFailedAt,
+      lastReadyAt: u.lastReadyAt,
+      lastGoodRevision: u.lastGoodRevision,
+      lastReconcileAt: u.record.lastReconcileAt,
+      deleted: false,
+    });
+  }
+  for (const key of plan.deletions) {
+    const k = known.get(key);
+    if (k) known.set(key, { ...k, deleted: true });
+  }
+}
