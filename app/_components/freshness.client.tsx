@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { Freshness } from "@/lib/db/queries/freshness";
 import { queryKeys } from "@/lib/query-keys";
 import { RelativeTime } from "./relative-time.client";
+import { useNow } from "./use-now.client";
 
 async function fetchFreshness(): Promise<Freshness> {
   const res = await fetch("/api/freshness", { cache: "no-store" });
@@ -19,8 +20,9 @@ export function FreshnessBadge({ initial }: { initial: Freshness }) {
     initialData: initial,
     refetchInterval: 15_000,
   });
+  const now = useNow();
   const f = data ?? initial;
-  const stale = f.lastSuccessAt ? Date.now() - Date.parse(f.lastSuccessAt) > 5 * 60_000 : true;
+  const stale = now !== null && (f.lastSuccessAt ? now - Date.parse(f.lastSuccessAt) > 5 * 60_000 : true);
   return (
     <p className="text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite" data-testid="freshness">
       {f.clusters === 0 ? (

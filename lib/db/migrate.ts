@@ -20,7 +20,8 @@ export interface MigrationResult {
   version: string | null;
 }
 
-const TABLE = "crows_nest_migrations";
+export const MIGRATIONS_TABLE = "crows_nest_migrations";
+const TABLE = MIGRATIONS_TABLE;
 // Any fixed 64-bit number unique to this purpose.
 const LOCK_KEY = 7_294_118_205_331n;
 
@@ -101,15 +102,5 @@ export async function migrate(url: string, dir = defaultMigrationsDir()): Promis
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY.toString()]).catch(() => {});
     await client.end().catch(() => {});
-  }
-}
-
-/** Newest applied migration, or null when none (used by /api/health). */
-export async function currentVersion(client: { query: pg.Pool["query"] }): Promise<string | null> {
-  try {
-    const { rows } = await client.query<{ name: string }>(`SELECT name FROM ${TABLE} ORDER BY name DESC LIMIT 1`);
-    return rows[0]?.name ?? null;
-  } catch {
-    return null;
   }
 }

@@ -1,7 +1,7 @@
 // Liveness and readiness for probes and people: is the database reachable, and at which migration?
 import { connection } from "next/server";
 import { getPool } from "@/lib/db/client";
-import { currentVersion } from "@/lib/db/migrate";
+import { currentMigration } from "@/lib/db/health";
 import { oneLine } from "@/lib/errors";
 
 export async function GET() {
@@ -10,7 +10,7 @@ export async function GET() {
   try {
     const pool = getPool();
     await pool.query("SELECT 1");
-    const migration = await currentVersion(pool);
+    const migration = await currentMigration(pool);
     return Response.json({ status: "ok", database: { status: "up", latencyMs: Date.now() - started, migration } });
   } catch (err) {
     return Response.json(

@@ -1,0 +1,71 @@
+// Child processes for the start scripts: spawn with a prefix on their output, wait for readiness,
+// stop them all on Ctrl-C / SIGTERM.
+import { spawn, type ChildProcess } from "node:child_process";
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  exited: Promise<number>;
+}
+
+export function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, opts: { quiet?: boolean } = {}): Child {
+  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const forward = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
+    if (!stream) return;
+    let buffer = "";
+    stream.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      if (opts.quiet) return;
+      for (const line of lines) if (line.trim()) out.write(`[${name}] ${line}\n`);
+    });
+  };
+  forward(child.stdout, process.stdout);
+  forward(child.stderr, process.stderr);
+  const exited = new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1))));
+  return { name, process: child, exited };
+}
+
+export async function stopChild(child: Child, timeoutMs = 10_000): Promise<void> {
+  if (child.process.exitCode !== null || child.process.signalCode !== null) return;
+  child.process.kill("SIGTERM");
+  const timer = setTimeout(() => child.process.kill("SIGKILL"), timeoutMs);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+/** Polls `url` until it answers 2xx, the child dies, or the timeout passes. */
+export async function waitForHttp(url: string, timeoutMs: number, child?: Child): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let died = false;
+  child?.exited.then(() => (died = true));
+  while (Date.now() < deadline) {
+    if (died) throw new Error(`${child?.name} exited before ${url} answered`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not answer within ${Math.round(timeoutMs / 1000)} s`);
+}
+
+/** Runs `cleanup` once on SIGINT/SIGTERM, then exits. */
+export function onShutdown(cleanup: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping…\n`);
+    cleanup()
+      .catch((err) => process.stderr.write(`error while stopping: ${String(err)}\n`))
+      .finally(() => process.exit(0));
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+}
+
+export const nextBin = "node_modules/next/dist/bin/next";
