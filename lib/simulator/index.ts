@@ -1,0 +1,215 @@
+// Starts the whole fleet simulator: per-cluster HTTPS Kubernetes API servers fed by the fleet model,
+// the EKS/STS endpoints, a control API, and the kubeconfig / aws.env files clients need.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { FleetModel, TokenCheck } from "./contract";
+import { createSimClock, type SimClock } from "./clock";
+import { loadOrCreateClusterTls } from "./tls";
+import { startControlServer, type ControlTarget } from "./kube/control";
+import type { FaultSpec } from "./kube/faults";
+import { kubeconfigYaml } from "./kube/kubeconfig";
+import { FleetRuntime } from "./kube/runtime";
+
+export type { FaultSpec } from "./kube/faults";
+export { parseFaultArgument, parseFaultSpec } from "./kube/faults";
+
+export interface StartSimulatorOptions {
+  /** Where kubeconfigs, aws.env, CAs, tokens and ports are kept (reused on restart). */
+  outDir: string;
+  /** Total clusters including the hub. */
+  clusters?: number;
+  /** Flux objects per spoke (roughly). */
+  objects?: number;
+  seed?: number;
+  speed?: number;
+  faults?: Record<string, FaultSpec>;
+  ports?: { control?: number };
+  /** A ready-made model instead of the built-in fleet (tests). */
+  model?: FleetModel;
+  /** Start the EKS/STS endpoints (default: true when the AWS side is available). */
+  aws?: boolean;
+  tickMs?: number;
+  reactionDelayMs?: number;
+  bookmarkIntervalMs?: number;
+  compactionIntervalMs?: number;
+}
+
+export interface SimulatedClusterInfo {
+  name: string;
+  role: "hub" | "spoke";
+  endpoint: string;
+  /** base64 PEM CA, as in kubeconfig certificate-authority-data. */
+  caData: string;
+}
+
+export interface RunningSimulator {
+  hubName: string;
+  hubKubeconfigPath: string;
+  /** Every cluster, admin token, one context per cluster. */
+  fleetKubeconfigPath: string;
+  /** The hub with the read-only token. */
+  readOnlyKubeconfigPath: string;
+  awsEnvPath: string | undefined;
+  awsEnv: Record<string, string>;
+  controlUrl: string;
+  tokens: { admin: string; readOnly: string };
+  clusters: SimulatedClusterInfo[];
+  clock: SimClock;
+  runtime: FleetRuntime;
+  /** Moves simulated time forward and re-syncs right away. */
+  advance(ms: number): Promise<void>;
+  setFault(cluster: string, spec: FaultSpec): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface AwsServers {
+  eksEndpoint: string;
+  stsEndpoint: string;
+  caPem: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+interface AwsModule {
+  startAwsServers(args: { model: FleetModel; runtime: FleetRuntime; clock: SimClock; outDir: string }): Promise<AwsServers>;
+  verifyEksToken(token: string, clusterName: string, nowMs: number): TokenCheck;
+}
+
+interface FleetModule {
+  createFleetModel(args: { clusters: number; objects: number; seed: number }): FleetModel;
+}
+
+// The fleet model and the AWS endpoints live beside this module; loaded lazily so the Kubernetes side
+// can run (and be tested) with any model.
+async function loadOptional<T>(specifier: string): Promise<T | undefined> {
+  try {
+    return (await import(/* @vite-ignore */ specifier)) as T;
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" || /Cannot find module|Failed to load/.test(String(error))) return undefined;
+    throw error;
+  }
+}
+
+function readJsonFile<T>(path: string): T | undefined {
+  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as T) : undefined;
+}
+
+function loadOrCreateTokens(outDir: string): { admin: string; readOnly: string } {
+  const path = join(outDir, "tokens.json");
+  const stored = readJsonFile<{ admin: string; readOnly: string }>(path);
+  if (stored?.admin && stored.readOnly) return stored;
+  const tokens = { admin: `sim-admin.${randomBytes(24).toString("hex")}`, readOnly: `sim-viewer.${randomBytes(24).toString("hex")}` };
+  writeFileSync(path, JSON.stringify(tokens, null, 2), { mode: 0o600 });
+  return tokens;
+}
+
+export async function startSimulator(options: StartSimulatorOptions): Promise<RunningSimulator> {
+  const outDir = resolve(options.outDir);
+  mkdirSync(outDir, { recursive: true });
+  const seed = options.seed ?? 1;
+
+  let model = options.model;
+  if (!model) {
+    const fleet = await loadOptional<FleetModule>(new URL("./fleet/index.ts", import.meta.url).href);
+    if (!fleet) throw new Error("the fleet model (lib/simulator/fleet) is not available; pass options.model");
+    model = fleet.createFleetModel({ clusters: options.clusters ?? 12, objects: options.objects ?? 40, seed });
+  }
+  const aws = options.aws === false ? undefined : await loadOptional<AwsModule>(new URL("./aws/index.ts", import.meta.url).href);
+
+  const clock = createSimClock({ speed: options.speed ?? 1 });
+  const tls = loadOrCreateClusterTls(outDir, model.clusters.map((cluster) => cluster.name));
+  const tokens = loadOrCreateTokens(outDir);
+  const portsPath = join(outDir, "ports.json");
+  const storedPorts = readJsonFile<{ clusters?: Record<string, number>; control?: number }>(portsPath) ?? {};
+
+  const runtime = new FleetRuntime({
+    model,
+    clock,
+    tls,
+    tokens,
+    verifyEksToken: aws?.verifyEksToken,
+    ports: storedPorts.clusters,
+    faults: options.faults,
+    tickMs: options.tickMs,
+    reactionDelayMs: options.reactionDelayMs,
+    bookmarkIntervalMs: options.bookmarkIntervalMs,
+    compactionIntervalMs: options.compactionIntervalMs,
+  });
+  for (const name of Object.keys(options.faults ?? {})) runtime.handle(name); // unknown names fail early
+  await runtime.listen();
+
+  let awsServers: AwsServers | undefined;
+  if (aws && model.clusters.some((cluster) => cluster.eks)) {
+    awsServers = await aws.startAwsServers({ model, runtime, clock, outDir });
+    runtime.stsEndpoint = awsServers.stsEndpoint;
+  }
+  runtime.start();
+
+  const advance = async (ms: number) => {
+    clock.advance(ms);
+    await runtime.tick();
+  };
+  const controlTarget: ControlTarget = {
+      state: () => ({ simTime: new Date(clock.now()).toISOString(), speed: clock.speed, clusters: runtime.state() }),
+      advance,
+      setSpeed: (speed) => clock.setSpeed(speed),
+      setFault: (cluster, spec) => runtime.setFaults(cluster, spec),
+      clearFault: (cluster) => runtime.setFaults(cluster, {}),
+      compact: (cluster) => {
+        if (cluster) runtime.handle(cluster).store.compact();
+        else for (const handle of runtime.clusters.values()) handle.store.compact();
+      },
+  };
+  const control = await startControlServer(controlTarget, options.ports?.control ?? storedPorts.control ?? 0).catch(() =>
+    startControlServer(controlTarget, 0),
+  );
+
+  const clusters: SimulatedClusterInfo[] = model.clusters.map((cluster) => ({
+    name: cluster.name,
+    role: cluster.role,
+    endpoint: runtime.endpointOf(cluster.name),
+    caData: runtime.caDataOf(cluster.name),
+  }));
+  const hub = clusters.find((cluster) => cluster.role === "hub") ?? clusters[0];
+  const hubKubeconfigPath = join(outDir, "hub.kubeconfig");
+  const fleetKubeconfigPath = join(outDir, "fleet.kubeconfig");
+  const readOnlyKubeconfigPath = join(outDir, "hub-readonly.kubeconfig");
+  writeFileSync(hubKubeconfigPath, kubeconfigYaml([hub], tokens.admin, "admin", hub.name), { mode: 0o600 });
+  writeFileSync(readOnlyKubeconfigPath, kubeconfigYaml([hub], tokens.readOnly, "viewer", hub.name), { mode: 0o600 });
+  writeFileSync(fleetKubeconfigPath, kubeconfigYaml(clusters, tokens.admin, "admin", hub.name), { mode: 0o600 });
+  writeFileSync(
+    portsPath,
+    JSON.stringify({ clusters: Object.fromEntries(clusters.map((c) => [c.name, Number(new URL(c.endpoint).port)])), control: Number(new URL(control.url).port) }),
+  );
+
+  let awsEnvPath: string | undefined;
+  const awsEnv = awsServers?.env ?? {};
+  if (awsServers) {
+    awsEnvPath = join(outDir, "aws.env");
+    writeFileSync(awsEnvPath, Object.entries(awsEnv).map(([key, value]) => `${key}=${value}`).join("\n") + "\n", { mode: 0o600 });
+  }
+
+  return {
+    hubName: hub.name,
+    hubKubeconfigPath,
+    fleetKubeconfigPath,
+    readOnlyKubeconfigPath,
+    awsEnvPath,
+    awsEnv,
+    controlUrl: control.url,
+    tokens,
+    clusters,
+    clock,
+    runtime,
+    advance,
+    setFault: (cluster, spec) => runtime.setFaults(cluster, spec),
+    async stop() {
+      const closed = new Promise<void>((resolveClose) => control.server.close(() => resolveClose()));
+      control.server.closeAllConnections();
+      await closed;
+      await runtime.stop();
+      await awsServers?.stop();
+    },
+  };
+}

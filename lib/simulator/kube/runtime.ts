@@ -1,0 +1,231 @@
+// Runs the fleet: one API server and store per cluster, kept in step with the fleet model as simulated
+// time passes, with a stand-in for the Flux controllers that reacts to reconcile requests and spec edits.
+import type { FleetModel, RuntimeInfo, SimCluster, TokenCheck } from "../contract";
+import type { SimClock } from "../clock";
+import type { ClusterTls } from "../tls";
+import type { FaultSpec } from "./faults";
+import { ResourceRegistry, type ResourceType } from "./registry";
+import { KubeApiServer } from "./server";
+import { ClusterStore, isFluxGroup, type ObjectVersion } from "./store";
+
+export interface RuntimeOptions {
+  model: FleetModel;
+  clock: SimClock;
+  tls: Map<string, ClusterTls>;
+  tokens: { admin: string; readOnly: string };
+  verifyEksToken?: (token: string, clusterName: string, nowMs: number) => TokenCheck;
+  /** Preferred port per cluster (kept across restarts so kubeconfigs stay valid). */
+  ports?: Record<string, number>;
+  faults?: Record<string, FaultSpec>;
+  /** Real milliseconds between model re-syncs. */
+  tickMs?: number;
+  /** Real milliseconds before the simulated controller handles a reconcile request. */
+  reactionDelayMs?: number;
+  bookmarkIntervalMs?: number;
+  /** Real milliseconds between simulated etcd compactions (continue tokens older than one period expire). */
+  compactionIntervalMs?: number;
+}
+
+const REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
+const CROSSPLANE_GROUPS = ["eks.aws.crossplane.io", "eks.aws.upbound.io"];
+const FLUX_KINDS = ["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"];
+
+export interface ClusterHandle {
+  cluster: SimCluster;
+  store: ClusterStore;
+  server: KubeApiServer;
+  manualFaults: FaultSpec;
+}
+
+export class FleetRuntime implements RuntimeInfo {
+  readonly clusters = new Map<string, ClusterHandle>();
+  stsEndpoint = "";
+  private lastSync = 0;
+  private timers: NodeJS.Timeout[] = [];
+  private pending = new Set<NodeJS.Timeout>();
+  private compactionMarks = new Map<string, number>();
+  private ticking = false;
+
+  constructor(private readonly options: RuntimeOptions) {
+    const { model } = options;
+    for (const cluster of model.clusters) {
+      const registry = new ResourceRegistry();
+      for (const group of ["kustomize.toolkit.fluxcd.io", "helm.toolkit.fluxcd.io", "source.toolkit.fluxcd.io"]) {
+        registry.ensureServed(group, FLUX_KINDS);
+      }
+      if (cluster.role === "hub") for (const group of CROSSPLANE_GROUPS) registry.ensureServed(group);
+      // Distinct starting revisions per cluster, like unrelated etcds.
+      const store = new ClusterStore(cluster.name, registry, 1000 + (hash(cluster.name) % 9000));
+      const tls = options.tls.get(cluster.name);
+      if (!tls) throw new Error(`no TLS material for cluster ${cluster.name}`);
+      const server = new KubeApiServer({
+        cluster,
+        store,
+        tls,
+        tokens: options.tokens,
+        verifyEksToken: options.verifyEksToken
+          ? (token, clusterName) => options.verifyEksToken!(token, clusterName, options.clock.now())
+          : undefined,
+        now: () => options.clock.now(),
+        seed: model.seed,
+        bookmarkIntervalMs: options.bookmarkIntervalMs,
+        onWrite: (type, before, after) => this.react(store, type, before, after),
+      });
+      const manualFaults = options.faults?.[cluster.name] ?? {};
+      server.setFaults(manualFaults);
+      this.clusters.set(cluster.name, { cluster, store, server, manualFaults });
+    }
+  }
+
+  // --- RuntimeInfo ---------------------------------------------------------------------------------
+
+  endpointOf(cluster: string): string {
+    return this.handle(cluster).server.endpoint;
+  }
+
+  caDataOf(cluster: string): string {
+    const tls = this.options.tls.get(cluster);
+    if (!tls) throw new Error(`unknown cluster ${cluster}`);
+    return Buffer.from(tls.caPem).toString("base64");
+  }
+
+  handle(cluster: string): ClusterHandle {
+    const handle = this.clusters.get(cluster);
+    if (!handle) throw new Error(`unknown cluster ${cluster}`);
+    return handle;
+  }
+
+  // --- lifecycle -----------------------------------------------------------------------------------
+
+  /** Opens every API server (stored ports first, any free port otherwise). */
+  async listen(): Promise<void> {
+    const handles = [...this.clusters.values()];
+    // Bounded parallelism: a thousand listen() calls at once is fine, but keep the event loop responsive.
+    for (let i = 0; i < handles.length; i += 100) {
+      await Promise.all(
+        handles.slice(i, i + 100).map(async ({ cluster, server }) => {
+          const preferred = this.options.ports?.[cluster.name] ?? 0;
+          try {
+            await server.listen(preferred);
+          } catch {
+            await server.listen(0);
+          }
+        }),
+      );
+    }
+  }
+
+  /** Loads every cluster at the current simulated time and starts the periodic loop. */
+  start(): void {
+    const now = this.options.clock.now();
+    for (const handle of this.clusters.values()) {
+      handle.store.sync(this.options.model.objectsAt(handle.cluster.name, now, this), now);
+      this.compactionMarks.set(handle.cluster.name, handle.store.resourceVersion);
+    }
+    this.lastSync = now;
+    void this.applyReachability(now);
+    this.timers.push(setInterval(() => void this.tick(), this.options.tickMs ?? 1000));
+    const compaction = this.options.compactionIntervalMs ?? 5 * 60 * 1000;
+    this.timers.push(setInterval(() => this.compactAll(), compaction));
+    for (const timer of this.timers) timer.unref?.();
+  }
+
+  /** One step of the loop: re-sync the clusters the model says changed, apply reachability. */
+  async tick(): Promise<{ changedClusters: number; changedObjects: number }> {
+    if (this.ticking) return { changedClusters: 0, changedObjects: 0 };
+    this.ticking = true;
+    try {
+      const now = this.options.clock.now();
+      if (now <= this.lastSync) return { changedClusters: 0, changedObjects: 0 };
+      const changed = this.options.model.changedClusters(this.lastSync, now);
+      let changedObjects = 0;
+      for (const name of changed) {
+        const handle = this.clusters.get(name);
+        if (!handle) continue;
+        changedObjects += handle.store.sync(this.options.model.objectsAt(name, now, this), now);
+      }
+      this.lastSync = now;
+      await this.applyReachability(now);
+      return { changedClusters: changed.length, changedObjects };
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async applyReachability(now: number) {
+    for (const handle of this.clusters.values()) {
+      const down = handle.manualFaults.unreachable === true || this.options.model.conditionsAt(handle.cluster.name, now).unreachable;
+      if (down === handle.server.isReachable) await handle.server.setReachable(!down);
+    }
+  }
+
+  /** Compacts each store to where it was one period ago: continue tokens live one to two periods. */
+  compactAll(): void {
+    for (const handle of this.clusters.values()) {
+      handle.store.compact(this.compactionMarks.get(handle.cluster.name) ?? 0);
+      this.compactionMarks.set(handle.cluster.name, handle.store.resourceVersion);
+    }
+  }
+
+  async setFaults(cluster: string, spec: FaultSpec): Promise<void> {
+    const handle = this.handle(cluster);
+    handle.manualFaults = { ...spec };
+    handle.server.setFaults(handle.manualFaults);
+    await this.applyReachability(this.options.clock.now());
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    for (const timer of this.pending) clearTimeout(timer);
+    this.timers = [];
+    this.pending.clear();
+    await Promise.all([...this.clusters.values()].map(({ server }) => server.close()));
+  }
+
+  // --- the simulated Flux controllers ----------------------------------------------------------------
+
+  /**
+   * Like kustomize/helm/source-controller: a new reconcile request or a new generation is handled
+   * shortly after (status.lastHandledReconcileAt, observedGeneration); suspended objects are left alone.
+   */
+  private react(store: ClusterStore, type: ResourceType, before: ObjectVersion | undefined, after: ObjectVersion) {
+    if (!isFluxGroup(type.group)) return;
+    const requested = after.object.metadata.annotations?.[REQUESTED_AT];
+    const newRequest = requested !== undefined && requested !== before?.object.metadata.annotations?.[REQUESTED_AT];
+    const newGeneration = after.object.metadata.generation !== before?.object.metadata.generation;
+    if (!newRequest && !newGeneration) return;
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      let current: ObjectVersion;
+      try {
+        current = store.get(type, after.namespace, after.name);
+      } catch {
+        return; // deleted meanwhile
+      }
+      if ((current.object.spec as { suspend?: boolean } | undefined)?.suspend === true) return;
+      store.markHandled(type, after.namespace, after.name, {
+        reconcileAt: current.object.metadata.annotations?.[REQUESTED_AT],
+        generation: current.object.metadata.generation,
+      });
+    }, this.options.reactionDelayMs ?? 500);
+    this.pending.add(timer);
+  }
+
+  state() {
+    return [...this.clusters.values()].map(({ cluster, store, server, manualFaults }) => ({
+      name: cluster.name,
+      role: cluster.role,
+      endpoint: server.endpoint,
+      port: server.port,
+      reachable: server.isReachable,
+      faults: manualFaults,
+      ...store.counts(),
+    }));
+  }
+}
+
+function hash(text: string): number {
+  let value = 2166136261;
+  for (let i = 0; i < text.length; i++) value = Math.imul(value ^ text.charCodeAt(i), 16777619) >>> 0;
+  return value;
+}

@@ -1,0 +1,587 @@
+// One simulated cluster's object store: what etcd plus the watch cache are to a real API server.
+//
+// The fleet model says what a cluster holds at a simulated time; `sync` diffs that against the store,
+// bumps the cluster's single resourceVersion counter for every object that really changed, and emits
+// watch events. Client writes (patch, update, create, delete) are kept as an overlay per object and
+// re-applied on every sync, so a `flux suspend` or `kubectl annotate` survives the model moving on.
+// Every object is serialised once per change; list responses are joined from those strings.
+import { createHash } from "node:crypto";
+import type { KubeObject } from "../contract";
+import { applyMergePatch, composeMergePatches, diffAsMergePatch } from "./patch";
+import { type ResourceType, ResourceRegistry, resourceKey } from "./registry";
+import { matchesFields, matchesLabels, type FieldRequirement, type LabelSelector } from "./selectors";
+import {
+  alreadyExists,
+  badRequest,
+  conflict,
+  continueTooOld,
+  escapeLikeGo,
+  invalid,
+  KubeError,
+  listTooOld,
+  notFound,
+  resourceVersionTooLarge,
+  type StatusCause,
+} from "./status";
+
+/** An immutable serialised state of one object at one resourceVersion. */
+export interface ObjectVersion {
+  key: string;
+  namespace: string | undefined;
+  name: string;
+  rv: number;
+  object: KubeObject;
+  json: string;
+}
+
+interface Entry {
+  type: ResourceType;
+  key: string;
+  /** The model's object (or the client's, for objects a client created). */
+  base: KubeObject;
+  baseJson: string;
+  fromModel: boolean;
+  /** Accumulated client changes, as one merge patch over the base. */
+  overlay?: unknown;
+  generationBump: number;
+  /** What the simulated Flux controller has acted on (see reactions in the runtime). */
+  handledReconcileAt?: string;
+  handledGeneration?: number;
+  firstSeen: number;
+  current: ObjectVersion;
+}
+
+export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
+
+export interface StoreEvent {
+  type: WatchEventType;
+  resource: string;
+  version: ObjectVersion;
+}
+
+interface ResourceTable {
+  type: ResourceType;
+  entries: Map<string, Entry>;
+  sorted?: ObjectVersion[];
+}
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector: LabelSelector;
+  fieldSelector: FieldRequirement[];
+  limit?: number;
+  continueToken?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}
+
+export interface ListResult {
+  items: ObjectVersion[];
+  resourceVersion: number;
+  continueToken: string;
+  remainingItemCount?: number;
+}
+
+export interface WriteResult {
+  version: ObjectVersion;
+  changed: boolean;
+  before?: ObjectVersion;
+}
+
+const WATCH_HISTORY = 2000;
+const MAX_SNAPSHOTS = 64;
+
+const objectKey = (namespace: string | undefined, name: string) => (namespace ? `${namespace}/${name}` : name);
+
+function deterministicUid(seed: string): string {
+  const hex = createHash("sha256").update(seed).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+export const isFluxGroup = (group: string) => group.endsWith(".toolkit.fluxcd.io");
+
+export function encodeContinue(rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv, start })).toString("base64url");
+}
+
+function decodeContinue(token: string): { rv: number; start: string } {
+  const invalidByte = token.search(/[^A-Za-z0-9_-]/);
+  if (invalidByte >= 0 || token.length % 4 === 1) {
+    const at = invalidByte >= 0 ? invalidByte : token.length - 1;
+    throw badRequest(`invalid continue token: continue key is not valid: illegal base64 data at input byte ${at}`);
+  }
+  try {
+    const decoded = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+    if (decoded?.v !== "meta.k8s.io/v1") throw new Error("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+    if (typeof decoded.rv !== "number" || typeof decoded.start !== "string") throw new Error("continue key is not valid");
+    return decoded;
+  } catch (error) {
+    throw badRequest(`invalid continue token: ${(error as Error).message}`);
+  }
+}
+
+export class ClusterStore {
+  readonly registry: ResourceRegistry;
+  private tables = new Map<string, ResourceTable>();
+  private rv: number;
+  /** Lists and continue tokens older than this answer 410 Expired, as after an etcd compaction. */
+  private compactedRv = 0;
+  private history: StoreEvent[] = [];
+  private historyStartRv: number;
+  private listeners = new Set<(event: StoreEvent) => void>();
+  private snapshots = new Map<string, ObjectVersion[]>();
+  private deletedByClient = new Set<string>();
+
+  constructor(
+    readonly clusterName: string,
+    registry?: ResourceRegistry,
+    startRv = 1,
+  ) {
+    this.registry = registry ?? new ResourceRegistry();
+    this.rv = startRv;
+    this.historyStartRv = startRv;
+  }
+
+  get resourceVersion(): number {
+    return this.rv;
+  }
+
+  get oldestWatchableRv(): number {
+    return this.historyStartRv;
+  }
+
+  get compactedResourceVersion(): number {
+    return this.compactedRv;
+  }
+
+  /** Forget history up to `rv` (default: now): older continue tokens and Exact lists get 410. */
+  compact(rv = this.rv) {
+    this.compactedRv = Math.min(rv, this.rv);
+    for (const key of this.snapshots.keys()) {
+      if (Number(key.split("|")[0]) < this.compactedRv) this.snapshots.delete(key);
+    }
+  }
+
+  subscribe(listener: (event: StoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private table(type: ResourceType): ResourceTable {
+    const key = resourceKey(type);
+    let table = this.tables.get(key);
+    if (!table) {
+      table = { type, entries: new Map() };
+      this.tables.set(key, table);
+    }
+    return table;
+  }
+
+  private emit(event: StoreEvent) {
+    this.history.push(event);
+    if (this.history.length > WATCH_HISTORY) {
+      const dropped = this.history.splice(0, this.history.length - WATCH_HISTORY);
+      this.historyStartRv = dropped[dropped.length - 1].version.rv;
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** Events after `rv` for one resource, or a 410 when the watch cache no longer holds them. */
+  eventsSince(rv: number, resource: string): StoreEvent[] {
+    if (rv < this.historyStartRv) {
+      throw new KubeError(410, "Expired", `too old resource version: ${rv} (${this.history[0]?.version.rv ?? this.rv})`);
+    }
+    return this.history.filter((event) => event.version.rv > rv && event.resource === resource);
+  }
+
+  // --- building objects ------------------------------------------------------------------------------
+
+  private render(entry: Entry, rv: number): ObjectVersion {
+    const { base } = entry;
+    const object = (entry.overlay === undefined ? { ...base } : applyMergePatch(base, entry.overlay)) as KubeObject;
+    const metadata = { ...object.metadata };
+    metadata.uid ??= deterministicUid(`${this.clusterName}/${resourceKey(entry.type)}/${entry.key}`);
+    metadata.creationTimestamp ??= new Date(entry.firstSeen).toISOString().replace(/\.\d{3}Z$/, "Z");
+    if (entry.generationBump > 0) metadata.generation = (base.metadata.generation ?? 1) + entry.generationBump;
+    metadata.resourceVersion = String(rv);
+    object.metadata = metadata;
+    if (entry.handledReconcileAt !== undefined || entry.handledGeneration !== undefined) {
+      object.status = controllerStatus(object.status, entry);
+    }
+    return {
+      key: entry.key,
+      namespace: metadata.namespace,
+      name: metadata.name,
+      rv,
+      object,
+      json: escapeLikeGo(JSON.stringify(object)),
+    };
+  }
+
+  /** Re-renders an entry; bumps the resourceVersion and emits an event only when the object changed. */
+  private refresh(entry: Entry, table: ResourceTable, type: WatchEventType | undefined): WriteResult {
+    const before = entry.current as ObjectVersion | undefined;
+    if (before && type !== "ADDED") {
+      const same = this.render(entry, before.rv);
+      if (same.json === before.json) return { version: before, changed: false, before };
+    }
+    const version = this.render(entry, ++this.rv);
+    entry.current = version;
+    table.sorted = undefined;
+    this.emit({ type: type ?? "MODIFIED", resource: resourceKey(entry.type), version });
+    return { version, changed: true, before };
+  }
+
+  private removeEntry(table: ResourceTable, entry: Entry) {
+    table.entries.delete(entry.key);
+    table.sorted = undefined;
+    const rv = ++this.rv;
+    const object = { ...entry.current.object, metadata: { ...entry.current.object.metadata, resourceVersion: String(rv) } };
+    this.emit({
+      type: "DELETED",
+      resource: resourceKey(entry.type),
+      version: { ...entry.current, rv, object, json: escapeLikeGo(JSON.stringify(object)) },
+    });
+  }
+
+  // --- model sync ------------------------------------------------------------------------------------
+
+  /** Makes the store hold what the model says (plus client overlays). Returns how many objects changed. */
+  sync(objects: KubeObject[], now: number): number {
+    let changes = 0;
+    const seen = new Set<string>();
+    for (const object of objects) {
+      if (typeof object?.apiVersion !== "string" || typeof object.kind !== "string" || typeof object.metadata?.name !== "string") {
+        throw new Error(`cluster ${this.clusterName}: the model returned an object without apiVersion, kind or metadata.name`);
+      }
+      const type = this.registry.typeFor(object);
+      const table = this.table(type);
+      const key = objectKey(type.namespaced ? object.metadata.namespace : undefined, object.metadata.name);
+      const fullKey = `${resourceKey(type)}|${key}`;
+      seen.add(fullKey);
+      if (this.deletedByClient.has(fullKey)) continue;
+      const baseJson = JSON.stringify(object);
+      const entry = table.entries.get(key);
+      if (entry) {
+        if (entry.fromModel && entry.baseJson === baseJson) continue;
+        entry.base = object;
+        entry.baseJson = baseJson;
+        entry.fromModel = true;
+        if (this.refresh(entry, table, "MODIFIED").changed) changes++;
+      } else {
+        const created: Entry = {
+          type, key, base: object, baseJson, fromModel: true, generationBump: 0, firstSeen: now,
+          current: undefined as unknown as ObjectVersion,
+        };
+        table.entries.set(key, created);
+        this.refresh(created, table, "ADDED");
+        changes++;
+      }
+    }
+    for (const table of this.tables.values()) {
+      for (const entry of [...table.entries.values()]) {
+        if (entry.fromModel && !seen.has(`${resourceKey(table.type)}|${entry.key}`)) {
+          this.removeEntry(table, entry);
+          changes++;
+        }
+      }
+    }
+    return changes;
+  }
+
+  // --- reads ---------------------------------------------------------------------------------------
+
+  get(type: ResourceType, namespace: string | undefined, name: string): ObjectVersion {
+    const entry = this.table(type).entries.get(objectKey(type.namespaced ? namespace : undefined, name));
+    if (!entry) throw notFound(type, name);
+    return entry.current;
+  }
+
+  private sortedVersions(type: ResourceType): ObjectVersion[] {
+    const table = this.table(type);
+    if (!table.sorted) {
+      table.sorted = [...table.entries.values()].map((entry) => entry.current);
+      table.sorted.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    }
+    return table.sorted;
+  }
+
+  list(type: ResourceType, options: ListOptions): ListResult {
+    const { limit, continueToken, resourceVersion, resourceVersionMatch } = options;
+    if (resourceVersionMatch && !resourceVersion) {
+      throw new KubeError(
+        422,
+        "Invalid",
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+        { group: "meta.k8s.io", kind: "ListOptions", causes: [{ reason: "FieldValueForbidden", message: "Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided", field: "resourceVersionMatch" }] },
+      );
+    }
+    if (resourceVersionMatch && resourceVersionMatch !== "Exact" && resourceVersionMatch !== "NotOlderThan") {
+      throw badRequest(`resourceVersionMatch: Unsupported value: "${resourceVersionMatch}": supported values: "Exact", "NotOlderThan"`);
+    }
+    if (continueToken && resourceVersion && resourceVersion !== "0") {
+      throw badRequest("specifying resource version is not allowed when using continue");
+    }
+
+    let rv = this.rv;
+    let source = this.sortedVersions(type);
+    let start = "";
+    let paginate = limit !== undefined && limit > 0;
+
+    if (continueToken) {
+      const token = decodeContinue(continueToken);
+      start = token.start.replace(/\u0000$/, "");
+      if (token.rv >= 0 && token.rv < this.compactedRv) throw continueTooOld(encodeContinue(-1, token.start));
+      if (token.rv >= 0) {
+        rv = token.rv;
+        source = this.snapshots.get(`${rv}|${resourceKey(type)}`) ?? source;
+      }
+    } else if (resourceVersion !== undefined && resourceVersion !== "") {
+      const requested = Number(resourceVersion);
+      if (!Number.isInteger(requested) || requested < 0) {
+        throw badRequest(`invalid resource version: ${resourceVersion}`);
+      }
+      if (requested === 0) {
+        paginate = false; // served from the watch cache, which ignores limit
+      } else {
+        if (requested > this.rv) throw resourceVersionTooLarge(requested, this.rv);
+        const exact = resourceVersionMatch === "Exact" || (!resourceVersionMatch && paginate);
+        if (exact) {
+          if (requested < this.compactedRv) throw listTooOld();
+          const snapshot = this.snapshots.get(`${requested}|${resourceKey(type)}`);
+          if (snapshot) {
+            source = snapshot;
+            rv = requested;
+          }
+        }
+      }
+    }
+
+    const namespace = type.namespaced ? options.namespace : undefined;
+    const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
+    const matches = (version: ObjectVersion) =>
+      (namespace === undefined || version.namespace === namespace) &&
+      (options.labelSelector.length === 0 || matchesLabels(options.labelSelector, version.object.metadata.labels)) &&
+      (options.fieldSelector.length === 0 || matchesFields(options.fieldSelector, version.object));
+
+    const items: ObjectVersion[] = [];
+    let index = 0;
+    if (start) {
+      // Binary search for the first key after `start`.
+      let low = 0;
+      let high = source.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (source[middle].key <= start) low = middle + 1;
+        else high = middle;
+      }
+      index = low;
+    }
+    let continueFrom: string | undefined;
+    for (; index < source.length; index++) {
+      const version = source[index];
+      if (!matches(version)) continue;
+      if (paginate && items.length === limit) {
+        continueFrom = items[items.length - 1].key;
+        break;
+      }
+      items.push(version);
+    }
+
+    if (continueFrom === undefined) return { items, resourceVersion: rv, continueToken: "" };
+    this.keepSnapshot(rv, type, source);
+    let remaining: number | undefined;
+    if (!filtered) {
+      remaining = 0;
+      for (let rest = index; rest < source.length; rest++) if (matches(source[rest])) remaining++;
+    }
+    return { items, resourceVersion: rv, continueToken: encodeContinue(rv, `${continueFrom}\u0000`), remainingItemCount: remaining };
+  }
+
+  private keepSnapshot(rv: number, type: ResourceType, source: ObjectVersion[]) {
+    const key = `${rv}|${resourceKey(type)}`;
+    if (this.snapshots.has(key)) return;
+    this.snapshots.set(key, source);
+    if (this.snapshots.size > MAX_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value as string);
+  }
+
+  // --- writes --------------------------------------------------------------------------------------
+
+  /**
+   * Applies a client write to one object. `mutate` gets a copy of the current object and returns the
+   * desired one; only the parts a client may change through this endpoint are kept.
+   */
+  write(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    subresource: "status" | undefined,
+    mutate: (current: KubeObject) => KubeObject,
+    options: { requireResourceVersion?: boolean } = {},
+  ): WriteResult {
+    const table = this.table(type);
+    const key = objectKey(type.namespaced ? namespace : undefined, name);
+    const entry = table.entries.get(key);
+    if (!entry) throw notFound(type, name);
+    const current = entry.current.object;
+    const desired = mutate(structuredClone(current));
+    if (!desired || typeof desired !== "object" || Array.isArray(desired)) throw badRequest("the object is not a JSON object");
+    const desiredMeta = (desired.metadata ?? {}) as KubeObject["metadata"];
+
+    const requestedRv = desiredMeta.resourceVersion;
+    if (requestedRv !== undefined && requestedRv !== "" && requestedRv !== current.metadata.resourceVersion) {
+      throw conflict(type, name);
+    }
+    if (options.requireResourceVersion && !requestedRv) {
+      throw invalid(type, name, [
+        { reason: "FieldValueInvalid", message: "Invalid value: 0x0: must be specified for an update", field: "metadata.resourceVersion" },
+      ]);
+    }
+    if (desiredMeta.name !== undefined && desiredMeta.name !== name) {
+      throw badRequest(`the name of the object (${String(desiredMeta.name)}) does not match the name on the URL (${name})`);
+    }
+
+    const causes = validate(type, desired);
+    if (causes.length) throw invalid(type, name, causes);
+
+    const editable = (object: KubeObject) => editableParts(object, type, subresource);
+    const delta = diffAsMergePatch(editable(current), editable(desired));
+    if (delta === undefined) return { version: entry.current, changed: false, before: entry.current };
+    const specChanged = subresource === undefined && type.group !== "" && JSON.stringify(current.spec) !== JSON.stringify(desired.spec);
+    entry.overlay = entry.overlay === undefined ? delta : composeMergePatches(entry.overlay, delta);
+    if (specChanged) entry.generationBump++;
+    return this.refresh(entry, table, "MODIFIED");
+  }
+
+  create(type: ResourceType, namespace: string | undefined, object: KubeObject, now: number): ObjectVersion {
+    const name = object?.metadata?.name;
+    const causes = validate(type, object);
+    if (!name) causes.unshift({ reason: "FieldValueRequired", message: "Required value: name or generateName is required", field: "metadata.name" });
+    if (causes.length) throw invalid(type, name ?? "", causes);
+    const table = this.table(type);
+    const key = objectKey(type.namespaced ? namespace : undefined, name);
+    if (table.entries.has(key)) throw alreadyExists(type, name);
+    this.deletedByClient.delete(`${resourceKey(type)}|${key}`);
+    const { resourceVersion: _ignored, ...metadata } = object.metadata;
+    const base: KubeObject = {
+      ...object,
+      metadata: { ...metadata, ...(type.namespaced ? { namespace } : {}), generation: 1 },
+    };
+    const entry: Entry = {
+      type, key, base, baseJson: JSON.stringify(base), fromModel: false, generationBump: 0, firstSeen: now,
+      current: undefined as unknown as ObjectVersion,
+    };
+    table.entries.set(key, entry);
+    return this.refresh(entry, table, "ADDED").version;
+  }
+
+  delete(type: ResourceType, namespace: string | undefined, name: string): ObjectVersion {
+    const table = this.table(type);
+    const key = objectKey(type.namespaced ? namespace : undefined, name);
+    const entry = table.entries.get(key);
+    if (!entry) throw notFound(type, name);
+    if (entry.fromModel) this.deletedByClient.add(`${resourceKey(type)}|${key}`);
+    const last = entry.current;
+    this.removeEntry(table, entry);
+    return last;
+  }
+
+  /** The simulated Flux controller's reaction: records what it handled and re-renders. */
+  markHandled(type: ResourceType, namespace: string | undefined, name: string, handled: { reconcileAt?: string; generation?: number }) {
+    const table = this.table(type);
+    const entry = table.entries.get(objectKey(type.namespaced ? namespace : undefined, name));
+    if (!entry) return;
+    if (handled.reconcileAt !== undefined) entry.handledReconcileAt = handled.reconcileAt;
+    if (handled.generation !== undefined) entry.handledGeneration = handled.generation;
+    this.refresh(entry, table, "MODIFIED");
+  }
+
+  counts(): { objects: number; resourceVersion: number } {
+    let objects = 0;
+    for (const table of this.tables.values()) objects += table.entries.size;
+    return { objects, resourceVersion: this.rv };
+  }
+}
+
+/** What a write may change: everything but status on the main resource; only status on /status. */
+function editableParts(object: KubeObject, type: ResourceType, subresource: "status" | undefined): Record<string, unknown> {
+  const { metadata, status, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
+  if (subresource === "status") return { status };
+  const parts: Record<string, unknown> = {
+    ...rest,
+    metadata: { labels: metadata?.labels, annotations: metadata?.annotations, finalizers: metadata?.finalizers },
+  };
+  if (!type.hasStatus) parts.status = status;
+  return parts;
+}
+
+/** Status as the Flux controller would have written it after handling a request or a new generation. */
+function controllerStatus(status: unknown, entry: Entry): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...((status as Record<string, unknown>) ?? {}) };
+  if (entry.handledReconcileAt !== undefined) next.lastHandledReconcileAt = entry.handledReconcileAt;
+  if (entry.handledGeneration !== undefined) {
+    next.observedGeneration = entry.handledGeneration;
+    if (Array.isArray(next.conditions)) {
+      next.conditions = next.conditions.map((condition: Record<string, unknown>) =>
+        "observedGeneration" in condition ? { ...condition, observedGeneration: entry.handledGeneration } : condition,
+      );
+    }
+  }
+  return next;
+}
+
+const DURATION = /^([0-9]+(\.[0-9]+)?(ms|s|m|h))+$/;
+
+/** The schema checks that matter for what clients send: metadata maps of strings, a few Flux fields. */
+export function validate(type: ResourceType, object: KubeObject): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const typeError = (field: string, value: unknown, expected: string) => {
+    const shown = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value;
+    causes.push({
+      reason: "FieldValueTypeInvalid",
+      message: `Invalid value: "${shown}": ${field} in body must be of type ${expected}: "${shown}"`,
+      field,
+    });
+  };
+  const metadata = object?.metadata as Record<string, unknown> | undefined;
+  for (const mapName of ["labels", "annotations"] as const) {
+    const map = metadata?.[mapName];
+    if (map === undefined || map === null) continue;
+    if (typeof map !== "object" || Array.isArray(map)) {
+      typeError(`metadata.${mapName}`, map, "object");
+      continue;
+    }
+    for (const [key, value] of Object.entries(map)) {
+      if (typeof value !== "string") typeError(`metadata.${mapName}.${key}`, value, "string");
+    }
+  }
+  if (!isFluxGroup(type.group)) return causes;
+  const spec = object.spec as Record<string, unknown> | undefined;
+  if (spec === undefined || spec === null || typeof spec !== "object") {
+    causes.push({ reason: "FieldValueRequired", message: "Required value", field: "spec" });
+    return causes;
+  }
+  if ("suspend" in spec && typeof spec.suspend !== "boolean") typeError("spec.suspend", spec.suspend, "boolean");
+  for (const field of ["interval", "timeout", "retryInterval"]) {
+    const value = spec[field];
+    if (value === undefined) continue;
+    if (typeof value !== "string") typeError(`spec.${field}`, value, "string");
+    else if (!DURATION.test(value)) {
+      causes.push({
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "${value}": spec.${field} in body should match '^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$'`,
+        field: `spec.${field}`,
+      });
+    }
+  }
+  if (type.kind === "Kustomization") {
+    for (const field of ["interval", "prune", "sourceRef"]) {
+      if (spec[field] === undefined) causes.push({ reason: "FieldValueRequired", message: "Required value", field: `spec.${field}` });
+    }
+    if ("prune" in spec && typeof spec.prune !== "boolean") typeError("spec.prune", spec.prune, "boolean");
+  }
+  if (type.kind === "HelmRelease" && spec.chart === undefined && spec.chartRef === undefined) {
+    causes.push({ reason: "FieldValueInvalid", message: 'Invalid value: "object": either chart or chartRef must be set', field: "spec" });
+  }
+  return causes;
+}

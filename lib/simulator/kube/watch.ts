@@ -1,0 +1,101 @@
+// Watch streams: chunked, one JSON event per line, as kube-apiserver writes them.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { groupVersionOf, resourceKey, type ResourceType } from "./registry";
+import { matchesFields, matchesLabels, type FieldRequirement, type LabelSelector } from "./selectors";
+import { badRequest, KubeError, statusBody } from "./status";
+import type { ClusterStore, ObjectVersion, StoreEvent } from "./store";
+
+export interface WatchRequest {
+  store: ClusterStore;
+  type: ResourceType;
+  namespace: string | undefined;
+  params: URLSearchParams;
+  labelSelector: LabelSelector;
+  fieldSelector: FieldRequirement[];
+  headers: Record<string, string>;
+  bookmarkIntervalMs: number;
+}
+
+/** The apiserver's default watch timeout is randomised between 30 and 60 minutes. */
+const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
+
+export function serveWatch(request: IncomingMessage, response: ServerResponse, watch: WatchRequest) {
+  const { store, type, params } = watch;
+  const resource = resourceKey(type);
+  const namespace = type.namespaced ? watch.namespace : undefined;
+  const rvParam = params.get("resourceVersion") ?? "";
+  const allowBookmarks = params.get("allowWatchBookmarks") === "true" || params.get("allowWatchBookmarks") === "1";
+  const sendInitialEvents = params.get("sendInitialEvents") === "true";
+  const timeoutParam = params.get("timeoutSeconds");
+  const timeoutSeconds = timeoutParam ? Number(timeoutParam) : DEFAULT_TIMEOUT_SECONDS;
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw badRequest(`invalid timeoutSeconds: ${timeoutParam}`);
+  if (rvParam !== "" && !/^\d+$/.test(rvParam)) throw badRequest(`invalid resource version: ${rvParam}`);
+  if (sendInitialEvents && !allowBookmarks) {
+    throw new KubeError(422, "Invalid", 'ListOptions.meta.k8s.io "" is invalid: allowWatchBookmarks: Required value: allowWatchBookmarks required when sendInitialEvents is set', {
+      group: "meta.k8s.io",
+      kind: "ListOptions",
+    });
+  }
+
+  const matches = (version: ObjectVersion) =>
+    (namespace === undefined || version.namespace === namespace) &&
+    (watch.labelSelector.length === 0 || matchesLabels(watch.labelSelector, version.object.metadata.labels)) &&
+    (watch.fieldSelector.length === 0 || matchesFields(watch.fieldSelector, version.object));
+
+  response.writeHead(200, { ...watch.headers, "Transfer-Encoding": "chunked" });
+  response.flushHeaders();
+
+  let lastRv = 0;
+  let ended = false;
+  const write = (type: string, json: string) => {
+    if (!ended) response.write(`{"type":"${type}","object":${json}}\n`);
+  };
+  const sendEvent = (event: StoreEvent) => {
+    if (event.resource !== resource || event.version.rv <= lastRv) return;
+    lastRv = event.version.rv;
+    if (matches(event.version)) write(event.type, event.version.json);
+  };
+  const bookmark = (annotations?: Record<string, string>) => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(Math.max(lastRv, store.resourceVersion)) };
+    if (annotations) metadata.annotations = annotations;
+    write("BOOKMARK", JSON.stringify({ kind: type.kind, apiVersion: groupVersionOf(type), metadata }));
+  };
+
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    unsubscribe();
+    clearInterval(bookmarks);
+    clearTimeout(timeout);
+    response.end();
+  };
+
+  // Subscribing, replaying and sending the initial state all happen in this tick, so nothing is missed.
+  const unsubscribe = store.subscribe(sendEvent);
+  const bookmarks = setInterval(() => allowBookmarks && bookmark(), watch.bookmarkIntervalMs);
+  const timeout = setTimeout(() => {
+    if (allowBookmarks) bookmark();
+    end();
+  }, timeoutSeconds * 1000);
+  request.on("close", end);
+
+  if (rvParam === "" || rvParam === "0" || sendInitialEvents) {
+    // "Get state and start at most recent": synthetic ADDED events for what exists now.
+    const current = store.list(type, { namespace, labelSelector: watch.labelSelector, fieldSelector: watch.fieldSelector });
+    for (const version of current.items) write("ADDED", version.json);
+    lastRv = current.resourceVersion;
+    if (sendInitialEvents) bookmark({ "k8s.io/initial-events-end": "true" });
+    return;
+  }
+  try {
+    const replay = store.eventsSince(Number(rvParam), resource);
+    lastRv = Number(rvParam);
+    for (const event of replay) sendEvent(event);
+    lastRv = Math.max(lastRv, store.resourceVersion);
+  } catch (error) {
+    if (!(error instanceof KubeError)) throw error;
+    // HTTP 200 with one ERROR event carrying the Status, then the stream ends.
+    write("ERROR", statusBody(error));
+    end();
+  }
+}

@@ -1,0 +1,82 @@
+// npm run sim -- --out DIR [--clusters N] [--objects M] [--seed S] [--speed X] [--fault NAME=SPEC]...
+//                [--control-port P]
+// Starts the fleet simulator, prints one ready line, runs until SIGINT/SIGTERM.
+import { parseArgs } from "node:util";
+import { type FaultSpec, parseFaultArgument, startSimulator } from "./index";
+
+const USAGE = `usage: npm run sim -- --out DIR [--clusters N] [--objects M] [--seed S] [--speed X]
+                      [--fault NAME=SPEC]... [--control-port P]
+  --clusters N    clusters including the hub (default 12)
+  --objects M     Flux objects per spoke (default 40)
+  --seed S        fleet seed (default 1)
+  --speed X       simulated seconds per real second (default 1)
+  --fault NAME=SPEC, SPEC like latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable`;
+
+function positiveNumber(value: string | undefined, name: string, fallback: number, integer = true): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || (integer && !Number.isInteger(number))) {
+    throw new Error(`--${name} must be a ${integer ? "non-negative integer" : "non-negative number"}, got "${value}"`);
+  }
+  return number;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      out: { type: "string" },
+      clusters: { type: "string" },
+      objects: { type: "string" },
+      seed: { type: "string" },
+      speed: { type: "string" },
+      fault: { type: "string", multiple: true },
+      "control-port": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help || !values.out) {
+    console.log(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const faults: Record<string, FaultSpec> = {};
+  for (const argument of values.fault ?? []) {
+    const { cluster, spec } = parseFaultArgument(argument);
+    faults[cluster] = { ...faults[cluster], ...spec };
+  }
+  const clusters = positiveNumber(values.clusters, "clusters", 12);
+  if (clusters < 1) throw new Error("--clusters must be at least 1 (the hub)");
+
+  const started = Date.now();
+  const simulator = await startSimulator({
+    outDir: values.out,
+    clusters,
+    objects: positiveNumber(values.objects, "objects", 40),
+    seed: positiveNumber(values.seed, "seed", 1),
+    speed: positiveNumber(values.speed, "speed", 1, false),
+    faults,
+    ports: { control: values["control-port"] ? positiveNumber(values["control-port"], "control-port", 0) : undefined },
+  });
+  const hub = simulator.clusters.find((cluster) => cluster.name === simulator.hubName)!;
+  const spokes = simulator.clusters.length - 1;
+  console.log(
+    `simulator ready: hub ${hub.endpoint}, ${spokes} spokes, control ${simulator.controlUrl}, kubeconfig ${simulator.hubKubeconfigPath}` +
+      `${simulator.awsEnvPath ? `, aws env ${simulator.awsEnvPath}` : ""} (started in ${Date.now() - started} ms)`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    await simulator.stop();
+    console.log(`simulator stopped (${signal})`);
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((error) => {
+  console.error(`simulator failed: ${(error as Error).message}`);
+  process.exit(1);
+});
