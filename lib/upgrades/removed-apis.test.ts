@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { findRemovedApis, inventoryRefs, parseInventoryEntry, REMOVED_APIS } from "./removed-apis";
+
+describe("Flux inventory entries", () => {
+  it.each([
+    [{ id: "default_podinfo_apps_Deployment", v: "v1" }, { namespace: "default", name: "podinfo", group: "apps", kind: "Deployment", version: "v1" }],
+    [{ id: "default_podinfo__Service", v: "v1" }, { namespace: "default", name: "podinfo", group: "", kind: "Service", version: "v1" }],
+    [{ id: "_podinfo__Namespace", v: "v1" }, { namespace: "", name: "podinfo", group: "", kind: "Namespace", version: "v1" }],
+    [{ id: "_ex_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" }, { namespace: "", name: "ex", group: "flowcontrol.apiserver.k8s.io", kind: "FlowSchema", version: "v1beta3" }],
+  ])("%j", (entry, expected) => {
+    expect(parseInventoryEntry(entry)).toEqual(expected);
+  });
+  it.each([[{ id: "broken", v: "v1" }], [{ id: "a_b_c_D" }], [{ id: 3, v: "v1" }], [{ id: "ns__apps_Deployment", v: "v1" }]])("rejects %j", (entry) => {
+    expect(parseInventoryEntry(entry as never)).toBeNull();
+  });
+  it("tolerates missing or malformed inventories", () => {
+    expect(inventoryRefs(null)).toEqual([]);
+    expect(inventoryRefs({ entries: "x" })).toEqual([]);
+    expect(inventoryRefs({ entries: [{ id: "a_b__ConfigMap", v: "v1" }, { nope: 1 }] })).toHaveLength(1);
+  });
+});
+
+describe("removed APIs", () => {
+  const refs = inventoryRefs({
+    entries: [
+      { id: "apps_api_policy_PodDisruptionBudget", v: "v1beta1" },
+      { id: "apps_api_autoscaling_HorizontalPodAutoscaler", v: "v2beta2" },
+      { id: "apps_api_autoscaling_HorizontalPodAutoscaler", v: "v2" },
+      { id: "_fs_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" },
+      { id: "apps_web_networking.k8s.io_Ingress", v: "v1beta1" },
+      { id: "apps_job_batch_CronJob", v: "v1beta1" },
+    ],
+  });
+  it.each([
+    // target, from, expected kinds
+    ["1.21", undefined, []],
+    ["1.22", undefined, ["Ingress"]],
+    ["1.25", "1.24", ["PodDisruptionBudget", "CronJob"]],
+    ["1.26", "1.25", ["HorizontalPodAutoscaler"]],
+    ["1.31", "1.30", []],
+    ["1.32", "1.31", ["FlowSchema"]],
+    ["1.34", undefined, ["PodDisruptionBudget", "HorizontalPodAutoscaler", "FlowSchema", "Ingress", "CronJob"]],
+  ])("not served at %s (after %s)", (target, from, kinds) => {
+    expect(findRemovedApis(refs, target, from).map((u) => u.kind)).toEqual(kinds);
+  });
+  it("table facts", () => {
+    const find = (apiVersion: string, kind: string) => REMOVED_APIS.find((a) => `${a.group}/${a.version}` === apiVersion && a.kind === kind)?.removedIn;
+    expect(find("policy/v1beta1", "PodSecurityPolicy")).toBe("1.25");
+    expect(find("batch/v1beta1", "CronJob")).toBe("1.25");
+    expect(find("autoscaling/v2beta2", "HorizontalPodAutoscaler")).toBe("1.26");
+    expect(find("flowcontrol.apiserver.k8s.io/v1beta2", "FlowSchema")).toBe("1.29");
+    expect(find("flowcontrol.apiserver.k8s.io/v1beta3", "PriorityLevelConfiguration")).toBe("1.32");
+    expect(find("networking.k8s.io/v1beta1", "Ingress")).toBe("1.22");
+  });
+});
