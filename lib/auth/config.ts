@@ -1,0 +1,42 @@
+// Auth settings in one shape, read from lib/env.ts.
+import { randomBytes } from "node:crypto";
+import { env } from "../env";
+import type { RoleMapping } from "./roles";
+
+export interface AuthConfig {
+  mode: "oidc" | "none";
+  issuer?: string;
+  clientId?: string;
+  clientSecret?: string;
+  groupsClaim: string;
+  roles: RoleMapping;
+  /** Keys sessions, OIDC transactions and CSRF tokens. */
+  secret: string;
+  /** Origin browsers use, e.g. https://crows-nest.example.com (no trailing slash). */
+  publicOrigin?: string;
+  /** Cookies get Secure when Crow's Nest is served over HTTPS. */
+  secureCookies: boolean;
+  actionsEnabled: boolean;
+  metricsPublic: boolean;
+}
+
+// Without sign-in there is no session to protect, but CSRF tokens still need a key: one per process.
+const processSecret = randomBytes(32).toString("base64url");
+
+export function authConfig(): AuthConfig {
+  const e = env();
+  const publicOrigin = e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined;
+  return {
+    mode: e.AUTH_MODE,
+    issuer: e.OIDC_ISSUER,
+    clientId: e.OIDC_CLIENT_ID,
+    clientSecret: e.OIDC_CLIENT_SECRET || undefined,
+    groupsClaim: e.OIDC_GROUPS_CLAIM,
+    roles: { adminGroups: e.ROLE_ADMIN_GROUPS, operatorGroups: e.ROLE_OPERATOR_GROUPS, viewerGroups: e.ROLE_VIEWER_GROUPS },
+    secret: e.SESSION_SECRET ?? processSecret,
+    publicOrigin,
+    secureCookies: publicOrigin?.startsWith("https:") ?? false,
+    actionsEnabled: e.ACTIONS_ENABLED,
+    metricsPublic: e.METRICS_PUBLIC,
+  };
+}
