@@ -166,3 +166,13 @@ describe("sortFailureGroups", () => {
     expect(sortFailureGroups(groups, "first-failed").map((g) => g.firstFailedAt)).toEqual(["2026-11-20T11:00:00Z", "2026-11-21T11:00:00Z"]);
   });
 });
+
+describe("filtered grouping", () => {
+  it("still finds root causes among objects the filter leaves out", () => {
+    const infra = obj({ cluster: "c1", name: "infra", readyReason: "HealthCheckFailed", readyMessage: "health check failed" });
+    const apps = obj({ cluster: "c1", kind: "Kustomization", name: "apps", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/infra' is not ready" });
+    const groups = groupFailures([infra, apps], now, [], (o) => o.name === "apps");
+    expect(groups).toHaveLength(1);
+    expect(groups[0].members[0].rootCause?.name).toBe("infra");
+  });
+});

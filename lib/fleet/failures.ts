@@ -161,6 +161,8 @@ export function groupFailures(
   objects: ProblemObjectInput[],
   now: Date,
   unreachable: UnreachableClusterInput[] = [],
+  /** Objects left out by a filter still serve as root causes; they just form no group. */
+  include: (o: ProblemObjectInput) => boolean = () => true,
 ): FailureGroup[] {
   const byKey = new Map(objects.map((o) => [refKey(o), o]));
   const groups = new Map<string, FailureGroup>();
@@ -179,7 +181,7 @@ export function groupFailures(
 
   for (const o of objects) {
     const problem = problemOf(o);
-    if (!problem) continue;
+    if (!problem || !include(o)) continue;
     const { reason, message } = describe(o, problem);
     const pattern = normaliseMessage(message);
     const key = [o.kind, problem, reason, pattern].join("\u0001");

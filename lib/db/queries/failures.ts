@@ -1,0 +1,120 @@
+// Every failing, stalled and stale object fleet-wide (and every unreachable cluster), grouped by cause.
+// Progressing objects are read too: they can be the root cause a dependency failure waits on.
+import { failureTotals, groupFailures, sortFailureGroups, type FailureGroup, type ProblemObjectInput, type UnreachableClusterInput } from "../../fleet/failures";
+import type { FailureFilters } from "../../fleet/filters";
+import { isReachable, type StoredHealth } from "../../fleet/status";
+import { getPool } from "../client";
+import { healthOf, iso, parseDependsOn, reachabilityOf, staleSql } from "./shared";
+
+export interface Failures {
+  generatedAt: string;
+  filters: FailureFilters;
+  totals: { groups: number; objects: number; clusters: number };
+  groups: FailureGroup[];
+}
+
+interface Row {
+  cluster: string;
+  env: string | null;
+  team: string | null;
+  lifecycle: string;
+  lastSuccessAt: Date | null;
+  lastErrorAt: Date | null;
+  kind: string;
+  namespace: string;
+  name: string;
+  health: string;
+  readyReason: string | null;
+  readyMessage: string | null;
+  stalledReason: string | null;
+  stalledMessage: string | null;
+  firstFailedAt: Date | null;
+  lastReconcileAt: Date | null;
+  intervalSeconds: number | null;
+  dependsOn: unknown;
+  sourceKind: string | null;
+  sourceNamespace: string | null;
+  sourceName: string | null;
+}
+
+interface ClusterRow {
+  name: string;
+  env: string | null;
+  team: string | null;
+  lifecycle: string;
+  lastSuccessAt: Date | null;
+  lastErrorAt: Date | null;
+  lastError: string | null;
+  lastErrorKind: string | null;
+}
+
+export async function listFailures(filters: FailureFilters = {} as FailureFilters, now = new Date()): Promise<Failures> {
+  const pool = getPool();
+  const [objects, clusters] = await Promise.all([
+    pool.query<Row>(
+      `SELECT c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
+              o.kind, o.namespace, o.name, o.health, o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
+              o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."dependsOn", o."sourceKind", o."sourceNamespace", o."sourceName"
+       FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active'
+         AND (o.health IN ('failing', 'stalled', 'progressing') OR ${staleSql("$1")})`,
+      [now],
+    ),
+    pool.query<ClusterRow>(
+      `SELECT name, env, team, lifecycle, "lastSuccessAt", "lastErrorAt", "lastError", "lastErrorKind"
+       FROM cluster WHERE lifecycle = 'active' AND "lastErrorAt" IS NOT NULL AND ("lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt")`,
+    ),
+  ]);
+
+  const meta = new Map<ProblemObjectInput, Row>();
+  const inputs = objects.rows.map((r) => {
+    const reachability = reachabilityOf(r);
+    const input: ProblemObjectInput = {
+      cluster: r.cluster,
+      kind: r.kind,
+      namespace: r.namespace,
+      name: r.name,
+      health: healthOf(r, reachability, now),
+      storedHealth: r.health as StoredHealth,
+      readyReason: r.readyReason,
+      readyMessage: r.readyMessage,
+      stalledReason: r.stalledReason,
+      stalledMessage: r.stalledMessage,
+      firstFailedAt: iso(r.firstFailedAt),
+      lastReconcileAt: iso(r.lastReconcileAt),
+      dependsOn: parseDependsOn(r.dependsOn, r.namespace),
+      source: r.sourceKind && r.sourceName ? { kind: r.sourceKind, namespace: r.sourceNamespace ?? r.namespace, name: r.sourceName } : null,
+    };
+    meta.set(input, r);
+    return input;
+  });
+
+  const q = filters.q?.toLowerCase();
+  const clusterText = filters.cluster?.toLowerCase();
+  const common = (c: { name: string; env: string | null; team: string | null }) =>
+    (!clusterText || c.name.toLowerCase().includes(clusterText)) && (!filters.env || c.env === filters.env) && (!filters.team || c.team === filters.team);
+
+  const include = (o: ProblemObjectInput) => {
+    const r = meta.get(o)!;
+    if (!common({ name: r.cluster, env: r.env, team: r.team })) return false;
+    if (filters.kind && o.kind !== filters.kind) return false;
+    if (filters.problem) {
+      const p = o.health === "unknown" ? o.storedHealth : o.health;
+      if (p !== filters.problem) return false;
+    }
+    if (q && ![o.cluster, o.kind, o.namespace, o.name, o.readyReason, o.readyMessage, o.stalledReason].some((v) => v?.toLowerCase().includes(q))) return false;
+    return true;
+  };
+
+  const unreachable: UnreachableClusterInput[] = clusters.rows
+    .filter((c) => !isReachable(reachabilityOf(c)))
+    .filter((c) => common(c))
+    .filter(() => (!filters.kind || filters.kind === "Cluster") && (!filters.problem || filters.problem === "unreachable"))
+    .filter((c) => !q || [c.name, c.lastError, c.lastErrorKind].some((v) => v?.toLowerCase().includes(q)))
+    .map((c) => ({ cluster: c.name, lastError: c.lastError, lastErrorKind: c.lastErrorKind, lastErrorAt: iso(c.lastErrorAt), lastSuccessAt: iso(c.lastSuccessAt) }));
+
+  const objectFilterOn = filters.kind !== "Cluster" && (!filters.problem || filters.problem !== "unreachable");
+  let groups = groupFailures(inputs, now, unreachable, (o) => objectFilterOn && include(o));
+  if (filters.sort) groups = sortFailureGroups(groups, filters.sort);
+  return { generatedAt: now.toISOString(), filters, totals: failureTotals(groups), groups };
+}

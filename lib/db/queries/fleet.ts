@@ -1,0 +1,186 @@
+// Fleet overview: every cluster with reachability, data age, versions and object counts by kind and
+// health. One aggregate over flux_object (stale computed in SQL with the same rule as effectiveHealth).
+import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
+import { HEALTHS, isReachable, type Health, type Reachability } from "../../fleet/status";
+import type { ClusterHealth, FleetFilters } from "../../fleet/filters";
+import { clusterPath } from "../../fleet/urls";
+import { supportInfo, type SupportInfo } from "../../upgrades/support";
+import { getPool } from "../client";
+import { iso, reachabilityOf, staleSql } from "./shared";
+
+export type HealthCounts = Record<Health, number>;
+
+export interface FleetCluster {
+  name: string;
+  url: string;
+  role: string;
+  env: string | null;
+  team: string | null;
+  region: string | null;
+  accountId: string | null;
+  reachability: Reachability;
+  health: ClusterHealth;
+  lastSuccessAt: string | null;
+  lastErrorAt: string | null;
+  lastError: string | null;
+  lastErrorKind: string | null;
+  kubernetesVersion: string | null;
+  eksVersion: string | null;
+  platformVersion: string | null;
+  support: SupportInfo | null;
+  fluxVersion: string | null;
+  /** kind slug → health → count */
+  counts: Record<string, HealthCounts>;
+  totals: HealthCounts;
+  objectCount: number;
+}
+
+export interface Fleet {
+  generatedAt: string;
+  filters: FleetFilters;
+  summary: {
+    clusters: number;
+    reachable: number;
+    unreachable: number;
+    objects: number;
+    byHealth: HealthCounts;
+    byKind: Record<string, HealthCounts>;
+  };
+  clusters: FleetCluster[];
+  /** Values to filter by, from every cluster (not only the shown ones). */
+  facets: { envs: string[]; teams: string[]; regions: string[] };
+}
+
+export const emptyCounts = (): HealthCounts => Object.fromEntries(HEALTHS.map((h) => [h, 0])) as HealthCounts;
+
+interface ClusterRow {
+  id: number;
+  name: string;
+  role: string;
+  env: string | null;
+  team: string | null;
+  region: string | null;
+  accountId: string | null;
+  lifecycle: string;
+  lastSuccessAt: Date | null;
+  lastErrorAt: Date | null;
+  lastError: string | null;
+  lastErrorKind: string | null;
+  kubernetesVersion: string | null;
+  eksVersion: string | null;
+  platformVersion: string | null;
+  fluxVersion: string | null;
+  versionStatus: string | null;
+  endOfStandardSupportDate: Date | null;
+  endOfExtendedSupportDate: Date | null;
+}
+
+function clusterHealth(reachability: Reachability, totals: HealthCounts): ClusterHealth {
+  if (!isReachable(reachability)) return "unreachable";
+  if (totals.failing + totals.stalled > 0) return "failing";
+  if (totals.stale > 0) return "stale";
+  return "healthy";
+}
+
+function matches(c: FleetCluster, f: FleetFilters): boolean {
+  if (f.env && c.env !== f.env) return false;
+  if (f.team && c.team !== f.team) return false;
+  if (f.region && c.region !== f.region) return false;
+  if (f.health && c.health !== f.health) return false;
+  if (f.q) {
+    const q = f.q.toLowerCase();
+    const hay = [c.name, c.env, c.team, c.region, c.accountId, c.eksVersion, c.kubernetesVersion, c.fluxVersion].filter(Boolean).join(" ").toLowerCase();
+    if (!hay.includes(q)) return false;
+  }
+  return true;
+}
+
+export async function getFleet(filters: FleetFilters = {} as FleetFilters, now = new Date()): Promise<Fleet> {
+  const pool = getPool();
+  const [clusters, counts] = await Promise.all([
+    pool.query<ClusterRow>(`
+      SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
+             c."lastError", c."lastErrorKind", c."kubernetesVersion", c."eksVersion", c."platformVersion", c."fluxVersion",
+             v."versionStatus", v."endOfStandardSupportDate", v."endOfExtendedSupportDate"
+      FROM cluster c LEFT JOIN eks_version v ON v."clusterVersion" = c."eksVersion"
+      WHERE c.lifecycle = 'active'
+      ORDER BY c.name`),
+    pool.query<{ clusterId: number; kind: string; health: Health; n: number }>(
+      `SELECT o."clusterId", o.kind, CASE WHEN ${staleSql("$1")} THEN 'stale' ELSE o.health END AS health, count(*)::int AS n
+       FROM flux_object o WHERE o."deletedAt" IS NULL GROUP BY 1, 2, 3`,
+      [now],
+    ),
+  ]);
+
+  const byCluster = new Map<number, { counts: Record<string, HealthCounts>; totals: HealthCounts }>();
+  for (const r of counts.rows) {
+    let entry = byCluster.get(r.clusterId);
+    if (!entry) {
+      entry = { counts: Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()])), totals: emptyCounts() };
+      byCluster.set(r.clusterId, entry);
+    }
+    const slug = kindSlug(r.kind);
+    entry.counts[slug] ??= emptyCounts();
+    entry.counts[slug][r.health] += r.n;
+    entry.totals[r.health] += r.n;
+  }
+
+  const all: FleetCluster[] = clusters.rows.map((c) => {
+    const reachability = reachabilityOf(c);
+    const entry = byCluster.get(c.id) ?? { counts: Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()])), totals: emptyCounts() };
+    const version = c.eksVersion ?? c.kubernetesVersion;
+    return {
+      name: c.name,
+      url: clusterPath(c.name),
+      role: c.role,
+      env: c.env,
+      team: c.team,
+      region: c.region,
+      accountId: c.accountId,
+      reachability,
+      health: clusterHealth(reachability, entry.totals),
+      lastSuccessAt: iso(c.lastSuccessAt),
+      lastErrorAt: iso(c.lastErrorAt),
+      lastError: c.lastError,
+      lastErrorKind: c.lastErrorKind,
+      kubernetesVersion: c.kubernetesVersion,
+      eksVersion: c.eksVersion,
+      platformVersion: c.platformVersion,
+      support: version && c.eksVersion ? supportInfo(version, c.versionStatus || c.endOfStandardSupportDate ? { clusterVersion: c.eksVersion, versionStatus: c.versionStatus, endOfStandardSupportDate: c.endOfStandardSupportDate, endOfExtendedSupportDate: c.endOfExtendedSupportDate } : null, now) : null,
+      fluxVersion: c.fluxVersion,
+      counts: entry.counts,
+      totals: entry.totals,
+      objectCount: Object.values(entry.totals).reduce((a, b) => a + b, 0),
+    };
+  });
+
+  const shown = all.filter((c) => matches(c, filters));
+  // Worst first: unreachable, then failing, then stale; then by name.
+  const order: Record<ClusterHealth, number> = { unreachable: 0, failing: 1, stale: 2, healthy: 3 };
+  shown.sort((a, b) => order[a.health] - order[b.health] || a.name.localeCompare(b.name));
+
+  const byHealth = emptyCounts();
+  const byKind: Record<string, HealthCounts> = Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()]));
+  for (const c of shown) {
+    for (const h of HEALTHS) byHealth[h] += c.totals[h];
+    for (const [slug, hc] of Object.entries(c.counts)) {
+      byKind[slug] ??= emptyCounts();
+      for (const h of HEALTHS) byKind[slug][h] += hc[h];
+    }
+  }
+  const distinct = (values: Array<string | null>) => [...new Set(values.filter((v): v is string => !!v))].sort();
+  return {
+    generatedAt: now.toISOString(),
+    filters,
+    summary: {
+      clusters: shown.length,
+      reachable: shown.filter((c) => isReachable(c.reachability)).length,
+      unreachable: shown.filter((c) => !isReachable(c.reachability)).length,
+      objects: shown.reduce((n, c) => n + c.objectCount, 0),
+      byHealth,
+      byKind,
+    },
+    clusters: shown,
+    facets: { envs: distinct(all.map((c) => c.env)), teams: distinct(all.map((c) => c.team)), regions: distinct(all.map((c) => c.region)) },
+  };
+}

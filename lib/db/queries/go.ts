@@ -1,0 +1,41 @@
+// /go: finds the objects alert labels may mean and lets lib/fleet/go decide where to send the reader.
+import { decideGo, parseGoLabels, type GoCandidate, type GoDecision, type GoLabels } from "../../fleet/go";
+import { getPool } from "../client";
+
+export interface GoResolution {
+  labels: GoLabels;
+  decision: GoDecision;
+}
+
+type Params = URLSearchParams | Record<string, string | string[] | undefined>;
+
+export async function resolveGo(params: Params): Promise<GoResolution> {
+  const labels = parseGoLabels(params);
+  const pool = getPool();
+  const { rows: clusterRows } = await pool.query<{ name: string }>(`SELECT name FROM cluster ORDER BY name`);
+  const clusterNames = clusterRows.map((r) => r.name);
+  // A cluster label in another case still means that cluster.
+  if (labels.cluster && !clusterNames.includes(labels.cluster)) {
+    const folded = clusterNames.filter((n) => n.toLowerCase() === labels.cluster!.toLowerCase());
+    if (folded.length === 1) labels.cluster = folded[0];
+  }
+  const clusterKnown = labels.cluster !== null && clusterNames.includes(labels.cluster);
+
+  let candidates: GoCandidate[] = [];
+  if (labels.name) {
+    // Exact matches fleet-wide plus near ones: the named cluster's objects, or names sharing a word.
+    const words = labels.name.toLowerCase().split(/[-_.]/).filter((w) => w.length >= 3).slice(0, 5);
+    const { rows } = await pool.query<{ cluster: string; kind: string; namespace: string; name: string; deleted: boolean }>(
+      `SELECT c.name AS cluster, o.kind, o.namespace, o.name, o."deletedAt" IS NOT NULL AS deleted
+       FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+       WHERE o.name = $1
+          OR ($2::text IS NOT NULL AND c.name = $2)
+          OR lower(o.name) LIKE ANY ($3::text[])
+       ORDER BY (o.name = $1) DESC, c.name, o.kind, o.namespace, o.name
+       LIMIT 5000`,
+      [labels.name, clusterKnown ? labels.cluster : null, words.map((w) => `%${w.replace(/[%_\\]/g, "\\$&")}%`)],
+    );
+    candidates = rows;
+  }
+  return { labels, decision: decideGo(labels, candidates, clusterNames) };
+}

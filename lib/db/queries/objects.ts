@@ -1,0 +1,313 @@
+// One Flux object with everything needed to understand it: conditions, source and commit, last good
+// revision, dependencies with their health, inventory, Helm history, kept Events, a timeline of
+// transitions and webhook events, and audit entries. Answers from history for a deleted object or an
+// unreachable cluster.
+import { commitLink, type CommitLink } from "../../fleet/commit-url";
+import type { FluxKind } from "../../fleet/kinds";
+import { failingForSeconds, type Health, type Reachability } from "../../fleet/status";
+import { clusterPath, objectPath } from "../../fleet/urls";
+import { getPool } from "../client";
+import { healthOf, iso, parseDependsOn, reachabilityOf } from "./shared";
+
+export interface ObjectRef {
+  cluster: string;
+  kind: FluxKind;
+  namespace: string;
+  name: string;
+}
+
+export interface RevisionInfo {
+  revision: string;
+  commit: CommitLink | null;
+}
+
+export type TimelineEntry =
+  | {
+      type: "transition";
+      at: string;
+      change: string;
+      fields: string[];
+      health: string;
+      previousHealth: string | null;
+      reason: string | null;
+      message: string | null;
+      revision: string | null;
+    }
+  | {
+      type: "webhook";
+      at: string;
+      severity: string;
+      reason: string;
+      message: string;
+      revision: string | null;
+      reportingController: string | null;
+    };
+
+export interface ObjectDetail {
+  generatedAt: string;
+  ref: ObjectRef & { url: string };
+  cluster: {
+    name: string;
+    url: string;
+    reachability: Reachability;
+    lastSuccessAt: string | null;
+    lastErrorAt: string | null;
+    lastError: string | null;
+  };
+  /** Set when what is shown is not live: the cluster is unreachable or the object was deleted. */
+  historical: { reason: "cluster-unreachable" | "deleted"; asOf: string | null } | null;
+  object: {
+    apiVersion: string;
+    health: Health;
+    storedHealth: string;
+    readyStatus: string | null;
+    readyReason: string | null;
+    readyMessage: string | null;
+    stalledReason: string | null;
+    stalledMessage: string | null;
+    reconciling: boolean;
+    suspended: boolean;
+    conditions: Array<{ type: string; status: string; reason: string | null; message: string | null; lastTransitionTime: string | null }>;
+    generation: number | null;
+    observedGeneration: number | null;
+    interval: string | null;
+    lastReconcileAt: string | null;
+    lastHandledReconcileAt: string | null;
+    firstSeenAt: string;
+    firstFailedAt: string | null;
+    failingForSeconds: number | null;
+    lastReadyAt: string | null;
+    deletedAt: string | null;
+    updatedAt: string;
+    url: string | null;
+  };
+  revisions: {
+    applied: RevisionInfo | null;
+    attempted: RevisionInfo | null;
+    lastGood: (RevisionInfo & { at: string | null }) | null;
+  };
+  source: { kind: string; namespace: string; name: string; url: string; health: Health | "missing"; repositoryUrl: string | null; revision: string | null } | null;
+  dependsOn: Array<{ kind: string; namespace: string; name: string; url: string; health: Health | "missing" }>;
+  inventory: { total: number; byKind: Array<{ kind: string; count: number }>; entries: Array<{ namespace: string; name: string; group: string; kind: string; version: string }> } | null;
+  helm: {
+    chartName: string | null;
+    chartVersion: string | null;
+    appVersion: string | null;
+    desiredChartVersion: string | null;
+    history: Array<{ version: number | null; status: string | null; action: string | null; chartName: string | null; chartVersion: string | null; appVersion: string | null; firstDeployed: string | null; lastDeployed: string | null }>;
+  } | null;
+  reconciliations: Array<{ revision: string | null; status: string | null; firstReconciled: string | null; lastReconciled: string | null; total: number | null }>;
+  events: Array<{ type: string; reason: string; message: string; count: number; firstTimestamp: string; lastTimestamp: string; reportingController: string | null }>;
+  timeline: TimelineEntry[];
+  auditEntries: Array<{ at: string; actor: string; actorName: string | null; role: string; action: string; result: string; detail: string | null }>;
+}
+
+const s = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
+const n = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === "object") : []);
+
+/** Inventory ids are `<namespace>_<name>_<group>_<kind>` (core group empty). */
+export function parseInventoryId(id: string, version: string) {
+  const parts = id.split("_");
+  if (parts.length < 4) return { namespace: "", name: id, group: "", kind: "", version };
+  return { namespace: parts[0], name: parts[1], group: parts.slice(2, -1).join("_"), kind: parts[parts.length - 1], version };
+}
+
+function inventoryOf(value: unknown): ObjectDetail["inventory"] {
+  if (!Array.isArray(value)) return null;
+  const entries = records(value).map((e) => parseInventoryId(String(e.id ?? ""), String(e.v ?? "")));
+  const counts = new Map<string, number>();
+  for (const e of entries) {
+    const k = e.group ? `${e.kind}.${e.group}` : e.kind;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return {
+    total: entries.length,
+    byKind: [...counts.entries()].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),
+    entries: entries.slice(0, 200),
+  };
+}
+
+export async function getObject(ref: ObjectRef, now = new Date()): Promise<ObjectDetail | null> {
+  const pool = getPool();
+  const { rows } = await pool.query(
+    `SELECT o.*, c.name AS "clusterName", c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c."lastError"
+     FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+     WHERE c.name = $1 AND o.kind = $2 AND o.namespace = $3 AND o.name = $4`,
+    [ref.cluster, ref.kind, ref.namespace, ref.name],
+  );
+  const o = rows[0];
+  if (!o) return null;
+
+  const deps = parseDependsOn(o.dependsOn, o.namespace);
+  const depKind = o.kind === "HelmRelease" ? "HelmRelease" : "Kustomization";
+  const related: Array<{ kind: string; namespace: string; name: string }> = deps.map((d) => ({ kind: depKind, ...d }));
+  const sourceRef = o.sourceKind && o.sourceName ? { kind: o.sourceKind as string, namespace: (o.sourceNamespace ?? o.namespace) as string, name: o.sourceName as string } : null;
+  if (sourceRef) related.push(sourceRef);
+
+  const [relatedRows, transitions, webhooks, events, audit] = await Promise.all([
+    related.length
+      ? pool.query(
+          `SELECT kind, namespace, name, health, "intervalSeconds", "lastReconcileAt", url, "appliedRevision", "deletedAt"
+           FROM flux_object WHERE "clusterId" = $1 AND (kind, namespace, name) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`,
+          [o.clusterId, related.map((r) => r.kind), related.map((r) => r.namespace), related.map((r) => r.name)],
+        )
+      : Promise.resolve({ rows: [] as Record<string, unknown>[] }),
+    pool.query(
+      `SELECT at, change, fields, health, "previousHealth", "readyReason", "readyMessage", "appliedRevision", "attemptedRevision", "chartVersion"
+       FROM flux_object_transition WHERE "objectId" = $1 ORDER BY at DESC, id DESC LIMIT 200`,
+      [o.id],
+    ),
+    pool.query(
+      `SELECT "receivedAt", "eventTime", severity, reason, message, revision, "reportingController"
+       FROM webhook_event WHERE "clusterId" = $1 AND "involvedKind" = $2 AND "involvedNamespace" = $3 AND "involvedName" = $4
+       ORDER BY "receivedAt" DESC LIMIT 100`,
+      [o.clusterId, o.kind, o.namespace, o.name],
+    ),
+    pool.query(
+      `SELECT type, reason, message, count, "firstTimestamp", "lastTimestamp", "reportingController"
+       FROM kube_event WHERE "clusterId" = $1 AND "involvedKind" = $2 AND "involvedNamespace" = $3 AND "involvedName" = $4
+       ORDER BY "lastTimestamp" DESC LIMIT 100`,
+      [o.clusterId, o.kind, o.namespace, o.name],
+    ),
+    pool.query(
+      `SELECT at, actor, "actorName", role, action, result, detail FROM audit_entry
+       WHERE "clusterName" = $1 AND lower(kind) = lower($2) AND namespace = $3 AND name = $4 ORDER BY at DESC LIMIT 50`,
+      [ref.cluster, o.kind, o.namespace, o.name],
+    ),
+  ]);
+
+  const reachability = reachabilityOf(o);
+  const health = healthOf(o, reachability, now);
+  const relatedKey = (r: { kind: unknown; namespace: unknown; name: unknown }) => `${r.kind}/${r.namespace}/${r.name}`;
+  const byKey = new Map(relatedRows.rows.map((r) => [relatedKey(r), r]));
+  const healthOfRelated = (r: { kind: string; namespace: string; name: string }): Health | "missing" => {
+    const row = byKey.get(relatedKey(r)) as { health: string; intervalSeconds: number | null; lastReconcileAt: Date | null; deletedAt: Date | null } | undefined;
+    return !row || row.deletedAt ? "missing" : healthOf(row, reachability, now);
+  };
+
+  const sourceRow = sourceRef ? (byKey.get(relatedKey(sourceRef)) as { url: string | null; appliedRevision: string | null } | undefined) : undefined;
+  // The Git URL a revision belongs to: the object's own (a GitRepository) or its source's.
+  const repositoryUrl: string | null = o.kind === "GitRepository" ? o.url : sourceRef?.kind === "GitRepository" ? (sourceRow?.url ?? null) : null;
+  const revisionInfo = (revision: string | null | undefined): RevisionInfo | null => (revision ? { revision, commit: commitLink(repositoryUrl, revision) } : null);
+
+  const history = records(o.history);
+  const isHelm = o.kind === "HelmRelease";
+  const timeline: TimelineEntry[] = [
+    ...transitions.rows.map(
+      (t): TimelineEntry => ({
+        type: "transition",
+        at: iso(t.at)!,
+        change: t.change,
+        fields: t.fields ?? [],
+        health: t.health,
+        previousHealth: t.previousHealth,
+        reason: t.readyReason,
+        message: t.readyMessage,
+        revision: isHelm ? (t.chartVersion ?? t.attemptedRevision) : (t.appliedRevision ?? t.attemptedRevision),
+      }),
+    ),
+    ...webhooks.rows.map(
+      (w): TimelineEntry => ({
+        type: "webhook",
+        at: iso(w.eventTime ?? w.receivedAt)!,
+        severity: w.severity,
+        reason: w.reason,
+        message: w.message,
+        revision: w.revision,
+        reportingController: w.reportingController,
+      }),
+    ),
+  ].sort((a, b) => b.at.localeCompare(a.at));
+
+  const deletedAt = iso(o.deletedAt);
+  return {
+    generatedAt: now.toISOString(),
+    ref: { cluster: o.clusterName, kind: o.kind, namespace: o.namespace, name: o.name, url: objectPath({ cluster: o.clusterName, kind: o.kind, namespace: o.namespace, name: o.name }) },
+    cluster: { name: o.clusterName, url: clusterPath(o.clusterName), reachability, lastSuccessAt: iso(o.lastSuccessAt), lastErrorAt: iso(o.lastErrorAt), lastError: o.lastError },
+    historical: deletedAt
+      ? { reason: "deleted", asOf: deletedAt }
+      : reachability === "unreachable" || reachability === "gone"
+        ? { reason: "cluster-unreachable", asOf: iso(o.lastSuccessAt) }
+        : null,
+    object: {
+      apiVersion: o.apiVersion,
+      health,
+      storedHealth: o.health,
+      readyStatus: o.readyStatus,
+      readyReason: o.readyReason,
+      readyMessage: o.readyMessage,
+      stalledReason: o.stalledReason,
+      stalledMessage: o.stalledMessage,
+      reconciling: o.reconciling,
+      suspended: o.suspended,
+      conditions: records(o.conditions).map((c) => ({ type: s(c.type) ?? "", status: s(c.status) ?? "", reason: s(c.reason), message: s(c.message), lastTransitionTime: s(c.lastTransitionTime) })),
+      generation: o.generation,
+      observedGeneration: o.observedGeneration,
+      interval: o.interval,
+      lastReconcileAt: iso(o.lastReconcileAt),
+      lastHandledReconcileAt: o.lastHandledReconcileAt,
+      firstSeenAt: iso(o.firstSeenAt)!,
+      firstFailedAt: iso(o.firstFailedAt),
+      failingForSeconds: failingForSeconds(health === "unknown" ? o.health : health, o.firstFailedAt, now),
+      lastReadyAt: iso(o.lastReadyAt),
+      deletedAt,
+      updatedAt: iso(o.updatedAt)!,
+      url: o.url,
+    },
+    revisions: {
+      applied: revisionInfo(o.appliedRevision),
+      attempted: revisionInfo(o.attemptedRevision),
+      lastGood: o.lastGoodRevision ? { ...revisionInfo(o.lastGoodRevision)!, at: iso(o.lastReadyAt) } : null,
+    },
+    source: sourceRef
+      ? {
+          ...sourceRef,
+          url: objectPath({ cluster: o.clusterName, ...sourceRef }),
+          health: healthOfRelated(sourceRef),
+          repositoryUrl: sourceRow?.url ?? null,
+          revision: sourceRow?.appliedRevision ?? null,
+        }
+      : null,
+    dependsOn: deps.map((d) => {
+      const r = { kind: depKind, ...d };
+      return { ...r, url: objectPath({ cluster: o.clusterName, ...r }), health: healthOfRelated(r) };
+    }),
+    inventory: inventoryOf(o.inventory),
+    helm: isHelm
+      ? {
+          chartName: o.chartName,
+          chartVersion: o.chartVersion,
+          appVersion: o.appVersion,
+          desiredChartVersion: o.desiredChartVersion,
+          history: history.map((h) => ({
+            version: n(h.version),
+            status: s(h.status),
+            action: s(h.action),
+            chartName: s(h.chartName),
+            chartVersion: s(h.chartVersion),
+            appVersion: s(h.appVersion),
+            firstDeployed: s(h.firstDeployed),
+            lastDeployed: s(h.lastDeployed),
+          })),
+        }
+      : null,
+    reconciliations: isHelm
+      ? []
+      : history.map((h) => {
+          const meta = (h.metadata && typeof h.metadata === "object" ? h.metadata : {}) as Record<string, unknown>;
+          return { revision: s(meta.revision), status: s(h.lastReconciledStatus), firstReconciled: s(h.firstReconciled), lastReconciled: s(h.lastReconciled), total: n(h.totalReconciliations) };
+        }),
+    events: events.rows.map((e) => ({
+      type: e.type,
+      reason: e.reason,
+      message: e.message,
+      count: e.count,
+      firstTimestamp: iso(e.firstTimestamp)!,
+      lastTimestamp: iso(e.lastTimestamp)!,
+      reportingController: e.reportingController,
+    })),
+    timeline,
+    auditEntries: audit.rows.map((a) => ({ at: iso(a.at)!, actor: a.actor, actorName: a.actorName, role: a.role, action: a.action, result: a.result, detail: a.detail })),
+  };
+}
