@@ -147,9 +147,7 @@ export function buildAddonMatrix(input: MatrixInput): MatrixRow[] {
       ? "source repository not found"
       : !up
         ? "not fetched yet"
-        : up.latestVersion
-          ? null
-          : (up.error ?? "no versions in repository");
+        : (up.error ?? (up.latestVersion ? null : "no versions in repository"));
     rows.push(
       finishRow(
         { key: `helm:${key}`, kind: "helm", label: first.chart, repository: first.repositoryUrl, latest, latestBasis: latest ? "upstream" : null, upstreamError, upstreamFetchedAt: up?.fetchedAt ?? null, cells },

@@ -17,6 +17,7 @@ describe("Flux inventory entries", () => {
     expect(inventoryRefs(null)).toEqual([]);
     expect(inventoryRefs({ entries: "x" })).toEqual([]);
     expect(inventoryRefs({ entries: [{ id: "a_b__ConfigMap", v: "v1" }, { nope: 1 }] })).toHaveLength(1);
+    expect(inventoryRefs([{ id: "a_b__ConfigMap", v: "v1" }])).toHaveLength(1); // as the collector stores it
   });
 });
 

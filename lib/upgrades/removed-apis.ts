@@ -76,9 +76,9 @@ export function parseInventoryEntry(entry: { id?: unknown; v?: unknown }): Inven
   return { namespace, name, group, kind, version: entry.v };
 }
 
-/** Inventory entries of a Flux object's status.inventory JSON ({ entries: [{ id, v }] }); bad JSON → []. */
+/** Inventory entries, given as status.inventory ({ entries: [{ id, v }] }) or as the stored entry list; bad JSON → []. */
 export function inventoryRefs(inventory: unknown): InventoryRef[] {
-  const entries = (inventory as { entries?: unknown } | null)?.entries;
+  const entries = Array.isArray(inventory) ? inventory : (inventory as { entries?: unknown } | null)?.entries;
   if (!Array.isArray(entries)) return [];
   return entries.map((e) => parseInventoryEntry(e as { id?: unknown; v?: unknown })).filter((x): x is InventoryRef => x !== null);
 }
