@@ -1,0 +1,21 @@
+// GET /api/clusters/{cluster}: one cluster, same data as /clusters/{cluster}.
+import { z } from "zod";
+import { getCluster } from "@/lib/db/queries/clusters";
+import { NotFoundError } from "@/lib/errors";
+import { fromError, json } from "@/lib/http/response";
+
+// Reads the database on every request (and stays testable outside a Next.js request scope).
+export const dynamic = "force-dynamic";
+
+const params = z.object({ cluster: z.string().min(1).max(253) });
+
+export async function GET(_request: Request, ctx: { params: Promise<{ cluster: string }> }) {
+  try {
+    const { cluster } = params.parse(await ctx.params);
+    const detail = await getCluster(cluster);
+    if (!detail) throw new NotFoundError(`no cluster named ${cluster}`);
+    return json(detail);
+  } catch (err) {
+    return fromError(err);
+  }
+}
