@@ -6,21 +6,10 @@ import { redirect } from "next/navigation";
 import { authConfig, type AuthConfig } from "./config";
 import { csrfToken, csrfTokenMatches, sameOrigin } from "./csrf";
 import { roleAtLeast, type Role } from "./roles";
-import { openSession, SESSION_COOKIE, SESSION_TTL_SECONDS, type Session } from "./session";
+import { readCookie, sessionFromCookie } from "./resolve";
+import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Session } from "./session";
 
-/** Without sign-in (AUTH_MODE=none, localhost only) everyone is this admin. */
-export const LOCAL_SESSION: Session = {
-  sid: "local-no-sign-in",
-  sub: "local",
-  name: "local user (sign-in off)",
-  role: "admin",
-  expiresAt: Number.MAX_SAFE_INTEGER,
-};
-
-export async function sessionFromCookie(value: string | undefined, cfg: AuthConfig = authConfig()): Promise<Session | null> {
-  if (cfg.mode === "none") return LOCAL_SESSION;
-  return openSession(value, cfg.secret);
-}
+export { LOCAL_SESSION } from "./resolve";
 
 /** The session of the current request (server components, server actions, route handlers). */
 export async function getSession(): Promise<Session | null> {
@@ -66,15 +55,6 @@ export function checkCsrf(request: Request, session: Session, token: unknown): R
     return Response.json({ error: { code: "csrf", message: "request did not come from a Crow's Nest page" } }, { status: 403 });
   }
   return null;
-}
-
-export function readCookie(header: string | null, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return undefined;
 }
 
 export function sessionCookieOptions(cfg: AuthConfig = authConfig()) {
