@@ -1,6 +1,9 @@
 // The contract between the fleet model (lib/simulator/fleet, lib/simulator/aws) and the Kubernetes API
 // runtime (lib/simulator/kube). The model decides WHAT each cluster holds at a simulated time; the
 // runtime serves it over HTTPS with real Kubernetes semantics (resourceVersion, watch, pagination).
+//
+// Extensions (backward compatible): FleetModel.epoch (t0 of the scenario timeline) and
+// ClusterConditions.gitVersion (the /version answer moves when a control plane is upgraded).
 
 export interface ObjectMeta {
   name: string;
@@ -54,11 +57,15 @@ export interface RuntimeInfo {
 export interface ClusterConditions {
   /** Connections to this cluster are refused (the API server is "down"). */
   unreachable: boolean;
+  /** /version gitVersion at that time when it differs from SimCluster.gitVersion (a control plane upgrade). */
+  gitVersion?: string;
 }
 
 /** Deterministic for a seed: the same (seed, t) always gives the same objects. */
 export interface FleetModel {
   seed: number;
+  /** Epoch ms of t0: scenario times are relative to it (the simulator passes its clock's start). */
+  epoch?: number;
   clusters: SimCluster[];
   /** Every object a cluster holds at simulated time t (epoch ms). */
   objectsAt(cluster: string, t: number, runtime: RuntimeInfo): KubeObject[];

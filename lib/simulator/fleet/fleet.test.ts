@@ -1,0 +1,207 @@
+import { HelmRelease } from "@kubernetes-models/flux-cd/helm.toolkit.fluxcd.io/v2";
+import { Kustomization } from "@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1";
+import {
+  GitRepository,
+  HelmChart,
+  HelmRepository,
+  OCIRepository,
+} from "@kubernetes-models/flux-cd/source.toolkit.fluxcd.io/v1";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import type { KubeObject, RuntimeInfo } from "../contract";
+import { verifyEksToken } from "../aws/token";
+import { createFleetModel, DISCOVERY_LABEL, TIMELINE } from "./index";
+
+const MIN = 60_000;
+const runtime: RuntimeInfo = {
+  endpointOf: (cluster) => `https://127.0.0.1:${20000 + cluster.length}`,
+  caDataOf: () => Buffer.from("-----BEGIN CERTIFICATE-----\nMIIBsim\n-----END CERTIFICATE-----\n").toString("base64"),
+  stsEndpoint: "https://127.0.0.1:19443",
+};
+
+const validators: Record<string, new (data: never) => { validate(): void }> = {
+  Kustomization: Kustomization as never,
+  HelmRelease: HelmRelease as never,
+  GitRepository: GitRepository as never,
+  OCIRepository: OCIRepository as never,
+  HelmRepository: HelmRepository as never,
+  HelmChart: HelmChart as never,
+};
+
+const model = createFleetModel({ clusters: 14, objects: 60, seed: 7 });
+const at = (rel: number) => model.epoch + rel;
+const find = (objects: KubeObject[], kind: string, namespace: string, name: string) =>
+  objects.find((o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name);
+const ready = (o: KubeObject | undefined) =>
+  (o?.status as { conditions?: { type: string; status: string; reason: string; message: string }[] })?.conditions?.find((c) => c.type === "Ready");
+const condition = (o: KubeObject | undefined, type: string) =>
+  (o?.status as { conditions?: { type: string; status: string; reason: string; message: string }[] })?.conditions?.find((c) => c.type === type);
+
+describe("fleet model", () => {
+  it("shapes every Flux object exactly like the served CRD versions, at every scenario phase", () => {
+    let checked = 0;
+    for (const rel of [0, 90_000, 130_000, 5 * MIN, 14 * MIN, 40 * MIN]) {
+      for (const cluster of model.clusters) {
+        for (const object of model.objectsAt(cluster.name, at(rel), runtime)) {
+          const Model = validators[object.kind];
+          if (!Model) continue;
+          expect(() => new Model(object as never).validate(), `${cluster.name} ${object.kind} ${object.metadata.name}`).not.toThrow();
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(3000);
+  });
+
+  it("is deterministic for a seed and differs between seeds", () => {
+    const again = createFleetModel({ clusters: 14, objects: 60, seed: 7 });
+    const other = createFleetModel({ clusters: 14, objects: 60, seed: 8 });
+    const cluster = model.clusters[3].name;
+    expect(JSON.stringify(again.objectsAt(cluster, at(7 * MIN), runtime))).toBe(JSON.stringify(model.objectsAt(cluster, at(7 * MIN), runtime)));
+    expect(JSON.stringify(again.objectsAt("hub", at(7 * MIN), runtime))).toBe(JSON.stringify(model.objectsAt("hub", at(7 * MIN), runtime)));
+    const revision = (m: typeof model) => (find(m.objectsAt(cluster, at(0), runtime), "GitRepository", "flux-system", "apps")!.status as { artifact: { revision: string } }).artifact.revision;
+    expect(revision(other)).not.toBe(revision(model));
+    expect(revision(model)).toMatch(/^main@sha1:[0-9a-f]{40}$/);
+  });
+
+  it("breaks `apps` in the bad-commit clusters with one normalisable message, then the fix heals them", () => {
+    const affected = model.facts.badCommit.clusters;
+    expect(affected.length).toBeGreaterThanOrEqual(3);
+    const healthy = model.spokes.filter((s) => !affected.includes(s.name) && !s.roles.includes("dependency-chain")).map((s) => s.name);
+
+    for (const cluster of affected) expect(ready(find(model.objectsAt(cluster, at(MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
+
+    const messages = new Set<string>();
+    const revisions = new Set<string>();
+    for (const cluster of affected) {
+      const objects = model.objectsAt(cluster, at(14 * MIN), runtime);
+      const apps = find(objects, "Kustomization", "flux-system", "apps")!;
+      const r = ready(apps)!;
+      expect(r.status).toBe("False");
+      expect(r.reason).toBe("HealthCheckFailed");
+      messages.add(r.message.replace(/\d+m[\d.]+s/, "<duration>"));
+      revisions.add((apps.status as { lastAttemptedRevision: string }).lastAttemptedRevision);
+      const events = objects.filter((o) => o.kind === "Event" && (o.involvedObject as { name: string }).name === "apps");
+      expect(events[0]).toMatchObject({ reason: "HealthCheckFailed", type: "Warning", reportingComponent: "kustomize-controller" });
+      expect((events[0] as unknown as { count: number }).count).toBeGreaterThanOrEqual(2);
+    }
+    expect([...messages]).toEqual(["health check failed after <duration>: timeout waiting for: [Deployment/checkout/checkout-api status: 'InProgress']"]);
+    expect(revisions.size).toBe(1);
+    for (const cluster of healthy) expect(ready(find(model.objectsAt(cluster, at(14 * MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
+
+    for (const cluster of affected) {
+      const apps = find(model.objectsAt(cluster, at(22 * MIN), runtime), "Kustomization", "flux-system", "apps")!;
+      expect(ready(apps)).toMatchObject({ status: "True", reason: "ReconciliationSucceeded" });
+      const history = (apps.status as { history: { lastReconciledStatus: string }[] }).history;
+      expect(history.map((h) => h.lastReconciledStatus)).toContain("HealthCheckFailed");
+    }
+  });
+
+  it("retries a failing HelmRelease upgrade and stalls after three attempts", () => {
+    const { cluster, namespace, name } = model.facts.helmUpgradeStall!;
+    const hr = (rel: number) => find(model.objectsAt(cluster, at(rel), runtime), "HelmRelease", namespace, name)!;
+    expect(ready(hr(30_000))?.status).toBe("True");
+    expect(condition(hr(110_000), "Reconciling")).toMatchObject({ reason: "ProgressingWithRetry" });
+    expect(ready(hr(110_000))).toMatchObject({ status: "False", reason: "UpgradeFailed" });
+    const stalled = hr(5 * MIN);
+    expect(condition(stalled, "Stalled")).toMatchObject({ status: "True", reason: "RetriesExceeded", message: "Failed to upgrade after 3 attempt(s)" });
+    expect(ready(stalled)?.message).toMatch(/^Helm upgrade failed for release monitoring\/kube-prometheus-stack with chart kube-prometheus-stack@79\.5\.0: /);
+    expect((stalled.status as { history: { status: string }[] }).history.slice(0, 3).map((h) => h.status)).toEqual(["failed", "failed", "failed"]);
+  });
+
+  it("reports a dependency chain whose root fails", () => {
+    const { cluster } = model.facts.dependencyChain!;
+    const objects = model.objectsAt(cluster, at(0), runtime);
+    expect(ready(find(objects, "Kustomization", "flux-system", "infra-controllers"))).toMatchObject({ status: "False", reason: "BuildFailed" });
+    expect(ready(find(objects, "Kustomization", "flux-system", "infra-configs"))).toMatchObject({ reason: "DependencyNotReady", message: "dependency 'flux-system/infra-controllers' is not ready" });
+    expect(ready(find(objects, "Kustomization", "flux-system", "apps"))).toMatchObject({ reason: "DependencyNotReady", message: "dependency 'flux-system/infra-configs' is not ready" });
+  });
+
+  it("lists exactly the clusters whose objects changed", () => {
+    const windows: [number, number][] = [
+      [0, 20_000],
+      [55_000, 65_000],
+      [95_000, 105_000],
+      [4 * MIN, 4 * MIN + 30_000],
+      [8 * MIN, 9 * MIN + 1],
+      [33 * MIN, 36 * MIN],
+    ];
+    for (const [from, to] of windows) {
+      const changed = new Set(model.changedClusters(at(from), at(to)));
+      for (const cluster of model.clusters) {
+        if (changed.has(cluster.name)) continue;
+        const before = JSON.stringify(model.objectsAt(cluster.name, at(from), runtime));
+        const after = JSON.stringify(model.objectsAt(cluster.name, at(to), runtime));
+        expect(after, `${cluster.name} changed in (${from}, ${to}] but was not reported`).toBe(before);
+      }
+    }
+    expect(model.changedClusters(at(99_000), at(100_000))).toContain(model.facts.helmUpgradeStall!.cluster);
+  });
+
+  it("gives the hub the Crossplane objects and connection secrets the collector reads", () => {
+    const hub = model.objectsAt("hub", at(2 * MIN), runtime);
+    const managed = hub.filter((o) => ["Cluster", "ClusterAuth", "EKSCluster"].includes(o.kind));
+    expect(new Set(managed.map((o) => o.apiVersion))).toEqual(
+      new Set(["eks.aws.crossplane.io/v1beta1", "eks.aws.upbound.io/v1beta1", "platform.acme.io/v1beta1"]),
+    );
+    for (const o of managed) {
+      const spec = o.spec as { writeConnectionSecretToRef?: { name: string; namespace: string } };
+      const status = o.status as { conditions: { type: string; reason: string }[]; atProvider?: unknown };
+      expect(status.conditions.map((c) => c.type).sort()).toEqual(["Ready", "Synced"]);
+      if (o.apiVersion !== "eks.aws.upbound.io/v1beta1" || o.kind === "ClusterAuth") {
+        expect(spec.writeConnectionSecretToRef?.name, `${o.kind} ${o.metadata.name}`).toBeTruthy();
+        expect(find(hub, "Secret", spec.writeConnectionSecretToRef!.namespace, spec.writeConnectionSecretToRef!.name)).toBeDefined();
+      }
+      if (o.kind === "Cluster") expect(status.atProvider).toMatchObject({ status: expect.stringMatching(/ACTIVE|UPDATING/) });
+    }
+    const labelled = hub.filter((o) => o.kind === "Secret" && o.metadata.labels?.[DISCOVERY_LABEL] === "true");
+    expect(labelled.map((s) => s.metadata.name)).toEqual(model.facts.labelOnly.map((n) => `${n}-kubeconfig`));
+    const fluxRefs = hub.filter((o) => (o.kind === "Kustomization" || o.kind === "HelmRelease") && (o.spec as { kubeConfig?: unknown }).kubeConfig);
+    expect(fluxRefs.length).toBeGreaterThan(5);
+  });
+
+  it("writes kubeconfigs with rotating static EKS tokens, except for the expired-token spoke", () => {
+    const t1 = at(2 * MIN);
+    const t2 = at(7 * MIN);
+    const secret = (t: number, name: string) => find(model.objectsAt("hub", t, runtime), "Secret", "flux-system", name)!;
+    const token = (s: KubeObject, key: string) => {
+      const config = parse(Buffer.from((s.data as Record<string, string>)[key], "base64").toString("utf8"));
+      expect(config.users[0].user.exec).toBeUndefined();
+      expect(config.clusters[0].name).toBe(config.users[0].name);
+      return config.users[0].user.token as string;
+    };
+    const classic = model.spokes.find((s) => s.provisioning === "classic" && s.hubFluxRef)!.name;
+    const tok1 = token(secret(t1, `${classic}-eks-connection`), "kubeconfig");
+    const tok2 = token(secret(t2, `${classic}-eks-connection`), "kubeconfig");
+    expect(tok1).not.toBe(tok2);
+    expect(verifyEksToken(tok1, classic, t1)).toMatchObject({ ok: true });
+    expect(verifyEksToken(tok2, classic, t2)).toMatchObject({ ok: true });
+    expect(verifyEksToken(tok1, classic, t1 + 16 * MIN).ok).toBe(false);
+
+    const composite = model.spokes.find((s) => s.provisioning === "composite" && s.hubFluxRef)!.name;
+    const xr = secret(t1, `${composite}-connection`);
+    expect(Object.keys(xr.data as object).sort()).toEqual(["apiserver-endpoint", "cluster-ca", "value"]);
+    expect(verifyEksToken(token(xr, "value"), composite, t1).ok).toBe(true);
+
+    const expired = model.facts.expiredToken!.cluster;
+    const stale = token(secret(t1, `${expired}-kubeconfig`), "kubeconfig");
+    expect(verifyEksToken(stale, expired, t1)).toMatchObject({ ok: false, reason: expect.stringContaining("expired") });
+  });
+
+  it("makes one spoke unreachable for a while and moves the upgraded cluster's version", () => {
+    const { cluster } = model.facts.unreachable!;
+    expect(model.conditionsAt(cluster, at(MIN)).unreachable).toBe(false);
+    expect(model.conditionsAt(cluster, at(TIMELINE.unreachableFrom + 1)).unreachable).toBe(true);
+    expect(model.conditionsAt(cluster, at(TIMELINE.unreachableUntil)).unreachable).toBe(false);
+    const upgraded = model.facts.scheduledUpgrade!.cluster;
+    expect(model.conditionsAt(upgraded, at(0)).gitVersion).toMatch(/^v1\.34\./);
+    expect(model.conditionsAt(upgraded, at(TIMELINE.controlPlaneUpgradeEnd)).gitVersion).toMatch(/^v1\.35\./);
+    const kubelets = (rel: number) =>
+      new Set(model.objectsAt(upgraded, at(rel), runtime).filter((o) => o.kind === "Node").map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion.slice(0, 5)));
+    expect(kubelets(0)).toEqual(new Set(["v1.34"]));
+    expect(kubelets(TIMELINE.nodeGroupUpgradeEnd)).toEqual(new Set(["v1.35"]));
+    const skew = model.facts.nodeGroupSkew!.cluster;
+    const skewKubelets = new Set(model.objectsAt(skew, at(0), runtime).filter((o) => o.kind === "Node").map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion.slice(0, 5)));
+    expect(skewKubelets).toEqual(new Set(["v1.35", "v1.34"]));
+  });
+});

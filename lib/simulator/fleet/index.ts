@@ -1,0 +1,223 @@
+// The fleet model: a deterministic function from (seed, cluster, simulated time) to the objects a cluster
+// holds. Objects are generated per cluster on demand; nothing is stored but small per-spoke plans.
+// Scenario times are relative to the epoch t0 (see timeline.ts and docs/simulator-scenarios.md).
+import type { ClusterConditions, FleetModel, KubeObject, RuntimeInfo, SimCluster } from "../contract";
+import { HUB_ACCOUNT_ID } from "../aws/identities";
+import { HUB_EVENT_TIMES, connectionSecretOf, eksArn, hubObjects, hubSpec } from "./hub";
+import { planSpoke, spokeObjects, type SpokePlan } from "./spoke";
+import {
+  APPS_COMMITS,
+  HOUR,
+  MINUTE,
+  SECOND,
+  TIMELINE,
+  appsFetchDelay,
+  gridPointsIn,
+  helmAttempt,
+  tickPhase,
+} from "./timeline";
+import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
+import { controlPlaneAt, gitVersionOf } from "./versions";
+
+export { DISCOVERY_LABEL, LABEL_SECRETS_NAMESPACE, COMPOSITE_API, connectionSecretOf, eksArn, oidcIssuer } from "./hub";
+export { TIMELINE } from "./timeline";
+export { ROLE_INDEX, HUB_NAME, spokeName, type SpokeSpec } from "./topology";
+
+export interface FleetModelOptions {
+  /** number of spokes (the hub comes on top) */
+  clusters: number;
+  /** Flux objects per spoke (minimum 6; 20+ brings in all scenario add-ons) */
+  objects: number;
+  seed: number;
+  /** epoch ms of t0, the moment the scenario timeline starts; the simulator passes its clock's start */
+  epoch?: number;
+}
+
+/** Fixed default epoch so the model stays a pure function when the caller gives none. */
+export const DEFAULT_EPOCH = Date.UTC(2026, 10, 21, 20, 0, 0);
+
+export interface ScenarioFacts {
+  reference?: string;
+  badCommit: { kustomization: string; namespace: string; clusters: string[] };
+  helmUpgradeStall?: { cluster: string; namespace: string; name: string; from: string; to: string };
+  dependencyChain?: { cluster: string; root: string; followers: string[] };
+  suspended?: { cluster: string; kind: "HelmRelease"; namespace: string; name: string };
+  gitAuthFailure?: { cluster: string; name: string };
+  extendedSupport?: { cluster: string; version: string };
+  nodeGroupSkew?: { cluster: string; controlPlane: string; nodegroup: string; nodegroupVersion: string };
+  scheduledUpgrade?: { cluster: string; from: string; to: string };
+  unreachable?: { cluster: string };
+  expiredToken?: { cluster: string };
+  labelOnly: string[];
+  eksOnly: string[];
+  crossplaneOnly: string[];
+}
+
+export interface SimFleet extends FleetModel {
+  epoch: number;
+  objectsPerSpoke: number;
+  spokes: SpokeSpec[];
+  spokeSpec(name: string): SpokeSpec | undefined;
+  plan(name: string): SpokePlan | undefined;
+  facts: ScenarioFacts;
+}
+
+export function createFleetModel(options: FleetModelOptions): SimFleet {
+  const total = Math.max(0, Math.floor(options.clusters));
+  const objectsPerSpoke = Math.max(6, Math.floor(options.objects));
+  const seed = options.seed;
+  const epoch = options.epoch ?? DEFAULT_EPOCH;
+  const spokes = Array.from({ length: total }, (_, i) => spokeSpec(i, total));
+  const byName = new Map(spokes.map((s) => [s.name, s]));
+  const plans = new Map<string, SpokePlan>();
+  const eventTimes = new Map<string, number[]>();
+
+  const planOf = (name: string): SpokePlan | undefined => {
+    const spec = byName.get(name);
+    if (!spec) return undefined;
+    let plan = plans.get(name);
+    if (!plan) {
+      plan = planSpoke(spec, objectsPerSpoke, seed, epoch);
+      plans.set(name, plan);
+    }
+    return plan;
+  };
+
+  const clusters: SimCluster[] = [
+    {
+      name: HUB_NAME,
+      role: "hub",
+      eks: { name: HUB_NAME, region: HUB_REGION, accountId: HUB_ACCOUNT_ID, arn: eksArn(hubSpec) },
+      gitVersion: gitVersionOf(HUB_VERSION),
+      auth: "static",
+      env: "prod",
+      team: "platform",
+    },
+    ...spokes.map((s) => ({
+      name: s.name,
+      role: "spoke" as const,
+      eks: { name: s.name, region: s.region, accountId: s.accountId, arn: eksArn(s) },
+      gitVersion: controlPlaneAt(s, 0).gitVersion,
+      auth: "eks" as const,
+      env: s.env,
+      team: s.team,
+    })),
+  ];
+
+  /** Scenario change times of one spoke, relative to t0 (periodic grids are handled separately). */
+  const spokeEventTimes = (spec: SpokeSpec): number[] => {
+    let times = eventTimes.get(spec.name);
+    if (times) return times;
+    times = [];
+    const delay = appsFetchDelay(spec.name);
+    const affected = isBadCommitSpoke(spec.index);
+    for (const c of APPS_COMMITS) {
+      const arrive = c.at + delay;
+      times.push(arrive, arrive + 3 * SECOND, arrive + TIMELINE.appsHealthPass, arrive + 30 * SECOND);
+      if (affected && c.broken) {
+        const failAt = arrive + TIMELINE.appsHealthTimeout;
+        // failure (plus jitter below 100 ms), its retries, and the event expiring an hour later
+        for (let k = 0; k < 8; k++) {
+          const at = failAt + k * (TIMELINE.appsHealthTimeout + 2 * MINUTE);
+          times.push(at, at + 100);
+        }
+      }
+    }
+    if (affected) {
+      const lastFix = APPS_COMMITS[APPS_COMMITS.length - 1].at + delay;
+      for (let m = 0; m <= 70; m += 1) times.push(lastFix + m * MINUTE);
+    }
+    if (spec.roles.includes("helm-upgrade-stall")) {
+      for (let k = 1; k <= TIMELINE.helmMaxAttempts; k++) {
+        const a = helmAttempt(k);
+        times.push(a.start, a.fail);
+      }
+      times.push(TIMELINE.helmUpgradeStart - 5 * SECOND, helmAttempt(TIMELINE.helmMaxAttempts).fail + HOUR + SECOND);
+    }
+    if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
+    if (spec.roles.includes("scheduled-upgrade")) {
+      times.push(TIMELINE.controlPlaneUpgradeStart, TIMELINE.controlPlaneUpgradeEnd, TIMELINE.nodeGroupUpgradeStart, TIMELINE.nodeGroupUpgradeEnd);
+    }
+    times.sort((a, b) => a - b);
+    eventTimes.set(spec.name, times);
+    return times;
+  };
+
+  const spokeChanged = (spec: SpokeSpec, from: number, to: number): boolean => {
+    const phase = epoch + tickPhase(spec.name);
+    if (gridPointsIn(from, to, phase, TIMELINE.reconcileTick) > 0) return true;
+    // dependency chain: retry events every 30 s; tenant-data: every 5 min
+    if (spec.roles.includes("dependency-chain") && gridPointsIn(from, to, phase, 30 * SECOND) > 0) return true;
+    if (spec.roles.includes("suspended") && gridPointsIn(from, to, epoch, 5 * MINUTE) > 0) return true;
+    for (const rel of spokeEventTimes(spec)) {
+      const at = epoch + rel;
+      if (at > to) break;
+      if (at > from) return true;
+    }
+    return false;
+  };
+
+  const hubChanged = (from: number, to: number): boolean => {
+    if (gridPointsIn(from, to, epoch, TIMELINE.classicTokenRotation) > 0) return true;
+    return HUB_EVENT_TIMES.some((rel) => epoch + rel > from && epoch + rel <= to);
+  };
+
+  const facts = scenarioFacts(spokes);
+
+  return {
+    seed,
+    epoch,
+    objectsPerSpoke,
+    clusters,
+    spokes,
+    facts,
+    spokeSpec: (name) => byName.get(name),
+    plan: planOf,
+    objectsAt(cluster: string, t: number, runtime: RuntimeInfo): KubeObject[] {
+      if (cluster === HUB_NAME) return hubObjects({ spokes, seed, epoch, t, runtime });
+      const plan = planOf(cluster);
+      return plan ? spokeObjects({ plan, t }) : [];
+    },
+    changedClusters(t0: number, t1: number): string[] {
+      if (!(t1 > t0)) return [];
+      const changed: string[] = [];
+      if (hubChanged(t0, t1)) changed.push(HUB_NAME);
+      for (const spec of spokes) if (spokeChanged(spec, t0, t1)) changed.push(spec.name);
+      return changed;
+    },
+    conditionsAt(cluster: string, t: number): ClusterConditions {
+      const spec = byName.get(cluster);
+      if (!spec) return { unreachable: false, gitVersion: gitVersionOf(HUB_VERSION) };
+      const rel = t - epoch;
+      const unreachable = spec.roles.includes("unreachable") && rel >= TIMELINE.unreachableFrom && rel < TIMELINE.unreachableUntil;
+      return { unreachable, gitVersion: controlPlaneAt(spec, rel).gitVersion };
+    },
+  };
+}
+
+function scenarioFacts(spokes: SpokeSpec[]): ScenarioFacts {
+  const at = (i: number) => spokes[i]?.name;
+  const facts: ScenarioFacts = {
+    reference: at(ROLE_INDEX.reference),
+    badCommit: { kustomization: "apps", namespace: "flux-system", clusters: spokes.filter((s) => s.roles.includes("bad-commit")).map((s) => s.name) },
+    labelOnly: spokes.filter((s) => s.provisioning === "label").map((s) => s.name),
+    eksOnly: spokes.filter((s) => s.provisioning === "eks-only").map((s) => s.name),
+    crossplaneOnly: spokes.filter((s) => !s.hubFluxRef && s.provisioning !== "label" && s.provisioning !== "eks-only").map((s) => s.name),
+  };
+  if (at(ROLE_INDEX.helmUpgradeStall)) {
+    facts.helmUpgradeStall = { cluster: at(ROLE_INDEX.helmUpgradeStall)!, namespace: "monitoring", name: "kube-prometheus-stack", from: "77.14.0", to: "79.5.0" };
+  }
+  if (at(ROLE_INDEX.dependencyChain)) {
+    facts.dependencyChain = { cluster: at(ROLE_INDEX.dependencyChain)!, root: "flux-system/infra-controllers", followers: ["flux-system/infra-configs", "flux-system/apps"] };
+  }
+  if (at(ROLE_INDEX.suspended)) {
+    facts.suspended = { cluster: at(ROLE_INDEX.suspended)!, kind: "HelmRelease", namespace: "podinfo", name: "podinfo" };
+    facts.gitAuthFailure = { cluster: at(ROLE_INDEX.suspended)!, name: "flux-system/tenant-data" };
+  }
+  if (at(ROLE_INDEX.extendedSupport)) facts.extendedSupport = { cluster: at(ROLE_INDEX.extendedSupport)!, version: "1.31" };
+  if (at(ROLE_INDEX.nodeGroupSkew)) facts.nodeGroupSkew = { cluster: at(ROLE_INDEX.nodeGroupSkew)!, controlPlane: "1.35", nodegroup: "batch", nodegroupVersion: "1.34" };
+  if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, from: "1.34", to: "1.35" };
+  if (at(ROLE_INDEX.unreachable)) facts.unreachable = { cluster: at(ROLE_INDEX.unreachable)! };
+  if (at(ROLE_INDEX.expiredToken)) facts.expiredToken = { cluster: at(ROLE_INDEX.expiredToken)! };
+  return facts;
+}

@@ -1,0 +1,150 @@
+// Who is in the fleet: the hub, the spokes, where they run, how the hub provisions and reaches each one,
+// and which scenario each special spoke plays. Names, versions and roles depend only on the spoke's index
+// (never on the seed), so documentation and end-to-end tests can name them.
+import { unit } from "./random";
+
+export const HUB_NAME = "hub";
+export const HUB_REGION = "us-east-1";
+export const HUB_VERSION = "1.34";
+
+export type Provisioning =
+  /** provider-aws classic `Cluster.eks.aws.crossplane.io` writing its own connection secret */
+  | "classic"
+  /** provider-upjet-aws `Cluster` + `ClusterAuth.eks.aws.upbound.io` (the ClusterAuth writes the secret) */
+  | "clusterauth"
+  /** composite `EKSCluster` (Composition amazon-eks-cluster) whose secret maps value/cluster-ca/apiserver-endpoint */
+  | "composite"
+  /** not provisioned by the hub; a person stored a kubeconfig Secret with the discovery label */
+  | "label"
+  /** not in the hub at all: only the EKS API (ListClusters + IRSA) finds it */
+  | "eks-only";
+
+export type ScenarioRole =
+  | "reference"
+  | "bad-commit"
+  | "helm-upgrade-stall"
+  | "dependency-chain"
+  | "suspended"
+  | "extended-support"
+  | "node-group-skew"
+  | "scheduled-upgrade"
+  | "unreachable"
+  | "expired-token";
+
+export interface SpokeSpec {
+  index: number;
+  name: string;
+  env: "prod" | "staging" | "dev";
+  team: string;
+  region: string;
+  accountId: string;
+  /** Kubernetes minor at t0. */
+  version: string;
+  provisioning: Provisioning;
+  /** The hub has a Flux Kustomization (and maybe a HelmRelease) with kubeConfig.secretRef for this spoke. */
+  hubFluxRef: boolean;
+  roles: ScenarioRole[];
+}
+
+export const REGIONS = [
+  { name: "us-east-1", short: "use1" },
+  { name: "eu-west-1", short: "euw1" },
+  { name: "us-west-2", short: "usw2" },
+  { name: "ap-southeast-2", short: "apse2" },
+] as const;
+
+const ENV_PATTERN = ["prod", "staging", "prod", "dev", "prod", "staging", "prod", "dev", "prod", "staging"] as const;
+const TEAMS = ["payments", "storefront", "platform", "data", "identity", "logistics"];
+export const ACCOUNT_BY_ENV = { prod: "210987654321", staging: "345678901234", dev: "456789012345" } as const;
+
+/** Special spokes by index (need at least 12 spokes for all of them). */
+export const ROLE_INDEX = {
+  reference: 0,
+  helmUpgradeStall: 2,
+  dependencyChain: 3,
+  suspended: 4,
+  extendedSupport: 6,
+  nodeGroupSkew: 7,
+  scheduledUpgrade: 8,
+  unreachable: 10,
+  expiredToken: 11,
+} as const;
+
+/** Spokes whose `apps` Kustomization deploys the component the bad commit breaks. */
+export const isBadCommitSpoke = (index: number) => index % 4 === 1;
+
+export function spokeName(index: number, total: number): string {
+  const env = ENV_PATTERN[index % ENV_PATTERN.length];
+  const region = REGIONS[Math.floor(index / 2) % REGIONS.length];
+  const width = Math.max(3, String(total).length);
+  return `${env}-${region.short}-${String(index + 1).padStart(width, "0")}`;
+}
+
+function baseVersion(name: string): string {
+  const u = unit(`version:${name}`);
+  if (u < 0.45) return "1.35";
+  if (u < 0.8) return "1.34";
+  if (u < 0.92) return "1.33";
+  return "1.32";
+}
+
+export function spokeSpec(index: number, total: number): SpokeSpec {
+  const env = ENV_PATTERN[index % ENV_PATTERN.length];
+  const region = REGIONS[Math.floor(index / 2) % REGIONS.length];
+  const name = spokeName(index, total);
+  const roles: ScenarioRole[] = [];
+  let version = baseVersion(name);
+  let provisioning: Provisioning = (["classic", "clusterauth", "composite"] as const)[index % 3];
+  if (index % 20 === 12) provisioning = "label";
+  if (index % 20 === 13) provisioning = "eks-only";
+
+  if (isBadCommitSpoke(index)) roles.push("bad-commit");
+  switch (index) {
+    case ROLE_INDEX.reference:
+      roles.push("reference");
+      version = "1.35";
+      break;
+    case ROLE_INDEX.helmUpgradeStall:
+      roles.push("helm-upgrade-stall");
+      break;
+    case ROLE_INDEX.dependencyChain:
+      roles.push("dependency-chain");
+      break;
+    case ROLE_INDEX.suspended:
+      roles.push("suspended");
+      break;
+    case ROLE_INDEX.extendedSupport:
+      roles.push("extended-support");
+      version = "1.31";
+      break;
+    case ROLE_INDEX.nodeGroupSkew:
+      roles.push("node-group-skew");
+      version = "1.35";
+      break;
+    case ROLE_INDEX.scheduledUpgrade:
+      roles.push("scheduled-upgrade");
+      version = "1.34";
+      break;
+    case ROLE_INDEX.unreachable:
+      roles.push("unreachable");
+      break;
+    case ROLE_INDEX.expiredToken:
+      roles.push("expired-token");
+      provisioning = "clusterauth";
+      break;
+  }
+  // Classic clusters writing into crossplane-system are found through Crossplane only.
+  const hubFluxRef = provisioning !== "label" && provisioning !== "eks-only" && !(provisioning === "classic" && index % 6 === 3);
+  return {
+    index,
+    name,
+    env,
+    team: TEAMS[index % TEAMS.length],
+    region: region.name,
+    accountId: ACCOUNT_BY_ENV[env],
+    version,
+    provisioning,
+    hubFluxRef,
+    roles,
+  };
+}
