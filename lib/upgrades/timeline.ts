@@ -31,13 +31,15 @@ export interface ReleaseTransition {
   at: Date;
   change: string; // created | changed | deleted
   chartVersion: string | null;
+  /** Health recorded with the transition, when known. */
+  health?: string | null;
 }
 
 /** A HelmRelease's applied chart version at `t`; null when it did not exist (or was deleted) then. */
 export function releaseVersionAt(
   release: { firstSeenAt: Date; deletedAt: Date | null; current: string | null; transitions: readonly ReleaseTransition[] },
   t: Date,
-): { present: boolean; version: string | null } {
+): { present: boolean; version: string | null; health?: string | null } {
   if (release.firstSeenAt.getTime() > t.getTime()) return { present: false, version: null };
   const before = release.transitions.filter((x) => x.at.getTime() <= t.getTime()).sort((a, b) => a.at.getTime() - b.at.getTime());
   if (!before.length) {
@@ -47,7 +49,7 @@ export function releaseVersionAt(
   const last = before[before.length - 1];
   if (last.change === "deleted") return { present: false, version: null };
   const known = [...before].reverse().find((x) => x.chartVersion);
-  return { present: true, version: known?.chartVersion ?? release.current };
+  return { present: true, version: known?.chartVersion ?? release.current, ...(last.health !== undefined ? { health: last.health } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
