@@ -18,6 +18,7 @@ export interface ProvisionerKind {
 /** Managed resources known to publish an EKS kubeconfig. Composites are found through discovery. */
 export const PROVISIONER_KINDS: readonly ProvisionerKind[] = [
   { group: "eks.aws.crossplane.io", plural: "clusters", kind: "Cluster", versions: ["v1beta1"], namespaced: false },
+  { group: "eks.aws.upbound.io", plural: "clusters", kind: "Cluster", versions: ["v1beta2", "v1beta1"], namespaced: false },
   { group: "eks.aws.upbound.io", plural: "clusterauths", kind: "ClusterAuth", versions: ["v1beta1"], namespaced: false },
   { group: "eks.aws.m.upbound.io", plural: "clusterauths", kind: "ClusterAuth", versions: ["v1beta1"], namespaced: true },
 ];

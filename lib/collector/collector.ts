@@ -1,0 +1,501 @@
+// The collection loop: discover the fleet from the hub (and EKS), take leases, poll each leased cluster
+// with bounded concurrency, write only what changed. Errors are values per cluster: one slow or broken
+// cluster never delays or hides the others.
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import type { KubeConfig } from "@kubernetes/client-node";
+import type pg from "pg";
+import { AwsCredentials } from "../aws/credentials";
+import { describeAwsError, EksApi, type EksClusterInfo } from "../aws/eks";
+import { EksTokenCache } from "../aws/eks-token";
+import { createClusterClient, releaseAgents } from "../kube/client";
+import { ClusterRequestError } from "../kube/errors";
+import { objectKey } from "../kube/flux";
+import type { Logger } from "../logger";
+import { kubeVersionChanges, listClusters, markGoneClusters, recordPollFailure, recordPollSuccess, recordVersionChanges, upsertDiscoveredClusters, upsertProvisioners, type ClusterRow } from "../db/writes/clusters";
+import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEksSnapshot, writeEksVersions } from "../db/writes/eks";
+import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
+import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
+import { activeReplicas, finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
+import { applyPlan, planObjectWrites, type KnownObject } from "./changes";
+import { connectCluster, setClusterClientResolver, type ClusterAccess, type ConnectionContext } from "./clients";
+import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
+import { acquireLeases, GLOBAL_JOBS_LEASE, releaseLeases, renewLease } from "./leases";
+import type { CollectorMetrics } from "./metrics";
+import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
+
+export interface CollectorSettings {
+  replica?: string;
+  hubConfig: KubeConfig;
+  hubName: string;
+  secretLabel: string;
+  intervalSeconds: number;
+  concurrency: number;
+  requestTimeoutMs: number;
+  eksRegions: string[];
+  eksAssumeRoles: string[];
+  eksEndpoint?: string;
+  stsEndpoint?: string;
+  eksIntervalSeconds: number;
+  retentionDays: number;
+  /** Lease lifetime; defaults to two intervals + a minute. */
+  leaseSeconds?: number;
+  pageSize?: number;
+}
+
+export interface CycleSummary {
+  clusters: number;
+  failedClusters: number;
+  objects: number;
+  requests: number;
+  rowsWritten: number;
+  historyRows: number;
+  durationMs: number;
+  discoveryProblems: string[];
+}
+
+interface ClusterState {
+  known: Map<string, KnownObject>;
+  events: Map<string, string>;
+}
+
+interface Hooks {
+  processOperatorActions?: (ctx: unknown) => Promise<unknown>;
+  refreshUpstreamVersions?: (db: pg.Pool, logger: Logger) => Promise<void>;
+}
+
+const HOUR = 3_600_000;
+
+export class Collector {
+  readonly replica: string;
+  private readonly tokens = new EksTokenCache();
+  private readonly aws: AwsCredentials | null;
+  private readonly eksApis = new Map<string, EksApi>();
+  private readonly describeCache = new Map<string, { at: number; info: EksClusterInfo }>();
+  private readonly versions = new ServedVersionsCache();
+  private readonly states = new Map<number, ClusterState>();
+  private readonly lastEksPoll = new Map<number, number>();
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private heldLastCycle = new Set<number>();
+  private secrets: SecretStore | undefined;
+  private lastPruneAt = 0;
+  private lastUpstreamAt = 0;
+  private readonly leaseSeconds: number;
+  private requestsThisCycle = 0;
+  hooks: Hooks = {};
+
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly settings: CollectorSettings,
+    private readonly log: Logger,
+    private readonly metrics?: CollectorMetrics,
+  ) {
+    this.replica = settings.replica ?? `${os.hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
+    this.leaseSeconds = settings.leaseSeconds ?? settings.intervalSeconds * 2 + 60;
+    // Also used without EKS regions: connection secrets with an endpoint but no token get an EKS token.
+    this.aws = new AwsCredentials({ assumeRoles: settings.eksAssumeRoles, stsEndpoint: settings.stsEndpoint });
+    for (const region of settings.eksRegions) this.eksApi(region);
+    setClusterClientResolver((name) => this.clientByName(name));
+  }
+
+  private eksApi(region: string): EksApi {
+    let api = this.eksApis.get(region);
+    if (!api) {
+      api = new EksApi({
+        region,
+        credentials: this.aws!.provider(null, region),
+        endpoint: this.settings.eksEndpoint,
+        timeoutMs: this.settings.requestTimeoutMs,
+        onRequest: ({ ok }) => {
+          this.requestsThisCycle++;
+          this.metrics?.requests.inc({ cluster: "", target: "eks" });
+          if (!ok) this.metrics?.errors.inc({ cluster: "", kind: "eks" });
+        },
+      });
+      this.eksApis.set(region, api);
+    }
+    return api;
+  }
+
+  /** DescribeCluster, cached for ten minutes (endpoint and CA rarely change). */
+  private async describe(api: EksApi, name: string, maxAgeMs = 10 * 60_000): Promise<EksClusterInfo> {
+    const key = `${api.region}/${name}`;
+    const hit = this.describeCache.get(key);
+    if (hit && Date.now() - hit.at < maxAgeMs) return hit.info;
+    const info = await api.describeCluster(name);
+    this.describeCache.set(key, { at: Date.now(), info });
+    return info;
+  }
+
+  private connectionContext(secrets: SecretStore): ConnectionContext {
+    return {
+      hubConfig: this.settings.hubConfig,
+      secrets,
+      aws: this.aws,
+      stsEndpoint: this.settings.stsEndpoint,
+      tokens: this.tokens,
+      describeEks: async (name, region) => this.describe(this.eksApi(region), name).catch(() => undefined),
+      client: {
+        timeoutMs: this.settings.requestTimeoutMs,
+        onRequest: () => {
+          this.requestsThisCycle++;
+        },
+      },
+    };
+  }
+
+  private hubClient() {
+    return createClusterClient(`hub:${this.settings.hubName}`, this.settings.hubConfig, { timeoutMs: this.settings.requestTimeoutMs, onRequest: () => this.requestsThisCycle++ });
+  }
+
+  /** For jobs in this process (operator actions): a client with the connection secret re-read. */
+  async clientByName(name: string) {
+    const { rows } = await this.db.query<ClusterAccess>(`SELECT name, role, "accessPaths", "eksName", region, endpoint FROM cluster WHERE name = $1`, [name]);
+    if (!rows[0]) throw new ClusterRequestError(`unknown cluster ${name}`, "other");
+    return connectCluster(rows[0], this.connectionContext(new SecretStore(this.hubClient())));
+  }
+
+  /** One full cycle. */
+  async runCycle(): Promise<CycleSummary> {
+    const started = Date.now();
+    this.requestsThisCycle = 0;
+    const runId = await startRun(this.db, this.replica, new Date(started));
+    let discovery: DiscoveryResult | undefined;
+    const problems: string[] = [];
+    const hub = this.hubClient();
+    try {
+      discovery = await discoverFleet({
+        hub,
+        hubName: this.settings.hubName,
+        secretLabel: this.settings.secretLabel,
+        eks: this.settings.eksRegions.map((r) => this.eksApi(r)),
+        describe: (api, name) => this.describe(api, name),
+      });
+      problems.push(...discovery.problems);
+    } catch (err) {
+      problems.push(`hub: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+    }
+    this.secrets = discovery?.secrets ?? new SecretStore(hub);
+    let rowsWritten = 0;
+    if (discovery) {
+      const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
+      const byCluster = new Map<number, typeof discovery.clusters[number]["provisioners"]>();
+      for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
+      rowsWritten += await upsertProvisioners(this.db, byCluster);
+      if (discovery.complete) {
+        const gone = await markGoneClusters(this.db, discovery.clusters.map((c) => c.name), new Date());
+        if (gone.length) this.log.info({ clusters: gone }, "clusters left the fleet; marked gone");
+      }
+    }
+    for (const p of problems) this.log.warn({ problem: p }, "discovery incomplete");
+
+    const clusters = await listClusters(this.db, { activeOnly: true });
+    const mine = await this.takeLeases(clusters);
+    this.metrics?.leases.set(mine.length);
+
+    let failed = 0;
+    let objects = 0;
+    let historyRows = 0;
+    const queue = [...mine];
+    const worker = async () => {
+      for (let c = queue.shift(); c; c = queue.shift()) {
+        const result = await this.pollClusterOnce(c);
+        if (!result.ok) failed++;
+        objects += result.objects;
+        rowsWritten += result.rowsWritten;
+        historyRows += result.historyRows;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, Math.max(1, queue.length)) }, worker));
+
+    if (await this.holdsGlobalLease()) {
+      rowsWritten += await this.fleetWideJobs(clusters).catch((err) => {
+        this.log.warn({ err: String(err) }, "fleet-wide jobs failed");
+        return 0;
+      });
+    }
+    await this.handlePendingNudges();
+
+    const durationMs = Date.now() - started;
+    const summary: CycleSummary = {
+      clusters: mine.length,
+      failedClusters: failed,
+      objects,
+      requests: this.requestsThisCycle,
+      rowsWritten,
+      historyRows,
+      durationMs,
+      discoveryProblems: problems,
+    };
+    await finishRun(this.db, runId, { finishedAt: new Date(), ...summary });
+    this.metrics?.cycleSeconds.observe(durationMs / 1000);
+    this.metrics?.lastCycleSeconds.set(durationMs / 1000);
+    await this.refreshGauges().catch(() => {});
+    this.log.info({ ...summary, discoveryProblems: problems.length }, "cycle finished");
+    return summary;
+  }
+
+  private async takeLeases(clusters: ClusterRow[]): Promise<ClusterRow[]> {
+    const since = new Date(Date.now() - this.settings.intervalSeconds * 3000 - 60_000);
+    const replicas = Math.max(1, (await activeReplicas(this.db, since)).length);
+    const share = Math.ceil(clusters.length / replicas);
+    const ids = clusters.map((c) => c.id);
+    const heldNow = new Set(
+      (await this.db.query<{ clusterId: number }>(`SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now()`, [this.replica])).rows.map((r) => r.clusterId),
+    );
+    // Holding more than a fair share (a replica joined): give the excess back.
+    const heldClusters = ids.filter((id) => heldNow.has(id));
+    if (heldClusters.length > share + 1) {
+      const excess = heldClusters.slice(share);
+      await releaseLeases(this.db, this.replica, excess);
+      for (const id of excess) heldNow.delete(id);
+    }
+    const got = new Set(await acquireLeases(this.db, this.replica, ids, this.leaseSeconds, Math.max(0, share - heldNow.size)));
+    const mine = clusters.filter((c) => got.has(c.id));
+    // A cluster we did not hold last cycle may have been written by another replica: reload its state.
+    for (const c of mine) if (!this.heldLastCycle.has(c.id)) this.states.delete(c.id);
+    this.heldLastCycle = got;
+    return mine;
+  }
+
+  private async holdsGlobalLease(): Promise<boolean> {
+    return (await acquireLeases(this.db, this.replica, [GLOBAL_JOBS_LEASE], this.leaseSeconds)).length === 1;
+  }
+
+  /** Polls one cluster unless another poll of it is running in this process (then waits for that one). */
+  async pollClusterOnce(cluster: ClusterRow): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
+    const running = this.inFlight.get(cluster.id);
+    if (running) await running.catch(() => {});
+    let resolveDone!: () => void;
+    const done = new Promise<void>((r) => (resolveDone = r));
+    this.inFlight.set(cluster.id, done);
+    try {
+      if (!(await renewLease(this.db, this.replica, cluster.id, this.leaseSeconds))) {
+        this.states.delete(cluster.id);
+        return { ok: true, objects: 0, rowsWritten: 0, historyRows: 0 };
+      }
+      return await this.pollCluster(cluster);
+    } finally {
+      this.inFlight.delete(cluster.id);
+      resolveDone();
+    }
+  }
+
+  private async pollCluster(cluster: ClusterRow): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
+    const log = this.log.child({ cluster: cluster.name });
+    const started = Date.now();
+    const at = new Date();
+    let rowsWritten = 0;
+    let historyRows = 0;
+    let requests = 0;
+    try {
+      const client = await connectCluster(cluster, this.connectionContext(this.secrets ?? new SecretStore(this.hubClient())));
+      const poll = await pollKube(cluster.name, client, this.versions, { pageSize: this.settings.pageSize });
+      requests = client.requests;
+      let state = this.states.get(cluster.id);
+      if (!state) {
+        state = {
+          known: await loadKnownObjects(this.db, cluster.id),
+          events: await loadEventSignatures(this.db, cluster.id, new Date(Date.now() - 7 * 24 * HOUR)),
+        };
+        this.states.set(cluster.id, state);
+      }
+      const pollTime = at.toISOString();
+      const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime);
+      const written = await writeObjectPlan(this.db, cluster.id, plan, state.known, pollTime);
+      applyPlan(state.known, plan, written.ids);
+      rowsWritten += written.rowsWritten;
+      historyRows += written.transitions;
+      if (written.rowsWritten) this.metrics?.rowsWritten.inc({ table: "flux_object" }, written.rowsWritten - written.transitions);
+      if (written.transitions) this.metrics?.rowsWritten.inc({ table: "flux_object_transition" }, written.transitions);
+
+      const changedEvents = poll.events
+        .filter((e) => state.events.get(e.uid) !== eventSignature(e))
+        .map((e) => ({ ...e, objectId: state.known.get(objectKey({ kind: e.involvedKind, namespace: e.involvedNamespace, name: e.involvedName }))?.id ?? null }));
+      if (changedEvents.length) {
+        const n = await upsertEvents(this.db, cluster.id, changedEvents);
+        for (const e of changedEvents) state.events.set(e.uid, eventSignature(e));
+        rowsWritten += n;
+        this.metrics?.rowsWritten.inc({ table: "kube_event" }, n);
+      }
+
+      const result = {
+        ok: !poll.error,
+        latencyMs: Date.now() - started,
+        requests,
+        objectCount: [...state.known.values()].filter((k) => !k.deleted).length,
+        kubernetesVersion: poll.kubernetesVersion,
+        kubeletVersions: poll.kubeletVersions,
+        fluxVersion: fluxVersionOf(poll.fluxReport),
+        fluxReport: poll.fluxReport,
+      };
+      const versionChanges = kubeVersionChanges(cluster, result);
+      historyRows += await recordVersionChanges(this.db, cluster.id, at, versionChanges);
+      if (poll.error) {
+        await recordPollFailure(this.db, cluster.id, at, { message: poll.error.message, kind: poll.error.kind }, result.latencyMs);
+        this.metrics?.errors.inc({ cluster: cluster.name, kind: poll.error.kind });
+        log.warn({ kind: poll.error.kind, error: poll.error.message }, "partial poll");
+      } else {
+        await recordPollSuccess(this.db, cluster.id, at, result);
+      }
+      cluster.kubernetesVersion = poll.kubernetesVersion ?? cluster.kubernetesVersion;
+      cluster.kubeletVersions = poll.kubeletVersions ?? cluster.kubeletVersions;
+      cluster.fluxVersion = result.fluxVersion ?? cluster.fluxVersion;
+      if (poll.warnings.length) log.debug({ warnings: poll.warnings }, "poll warnings");
+      this.metrics?.requests.inc({ cluster: cluster.name, target: "kubernetes" }, requests);
+      this.metrics?.pollSeconds.observe((Date.now() - started) / 1000);
+
+      rowsWritten += await this.pollEks(cluster, at).catch((err) => {
+        log.warn({ error: describeAwsError(err).message }, "EKS poll failed");
+        return 0;
+      });
+      return { ok: !poll.error, objects: poll.records.length, rowsWritten, historyRows };
+    } catch (err) {
+      const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(err instanceof Error ? err.message.split("\n")[0] : String(err), "other");
+      await recordPollFailure(this.db, cluster.id, at, { message: e.message, kind: e.kind }, Date.now() - started).catch(() => {});
+      this.metrics?.errors.inc({ cluster: cluster.name, kind: e.kind });
+      log.warn({ kind: e.kind, error: e.message }, "cluster poll failed");
+      return { ok: false, objects: 0, rowsWritten, historyRows };
+    }
+  }
+
+  /** EKS control plane, node groups, add-ons and insights, every eksIntervalSeconds per cluster. */
+  private async pollEks(cluster: ClusterRow, at: Date): Promise<number> {
+    const region = cluster.region;
+    const name = cluster.eksName;
+    if (!this.aws || !region || !name || !this.settings.eksRegions.includes(region)) return 0;
+    const last = this.lastEksPoll.get(cluster.id) ?? 0;
+    if (Date.now() - last < this.settings.eksIntervalSeconds * 1000) return 0;
+    const api = this.eksApi(region);
+    const info = await this.describe(api, name, 0);
+    const [nodeGroups, addons, insights] = await Promise.all([
+      api.nodeGroups(name).catch(() => null),
+      api.addons(name).catch(() => null),
+      api.insights(name).catch(() => null),
+    ]);
+    const n = await writeEksSnapshot(this.db, cluster.id, at, { cluster: info, nodeGroups, addons, insights });
+    this.lastEksPoll.set(cluster.id, Date.now());
+    return n;
+  }
+
+  /** DescribeClusterVersions (daily), DescribeAddonVersions per Kubernetes version in use (daily), pruning (hourly), upstream charts. */
+  private async fleetWideJobs(clusters: ClusterRow[]): Promise<number> {
+    let written = 0;
+    const region = this.settings.eksRegions[0];
+    if (region) {
+      const api = this.eksApi(region);
+      const fetched = await eksVersionsFetchedAt(this.db);
+      if (!fetched || Date.now() - fetched.getTime() > 24 * HOUR) {
+        written += await writeEksVersions(this.db, await api.clusterVersions()).catch((err) => {
+          this.log.warn({ error: describeAwsError(err).message }, "DescribeClusterVersions failed");
+          return 0;
+        });
+      }
+      const { rows } = await this.db.query<{ v: string }>(`SELECT DISTINCT "eksVersion" AS v FROM cluster WHERE "eksVersion" IS NOT NULL AND lifecycle = 'active'`);
+      const inUse = new Set(rows.map((r) => r.v));
+      // The next version too: "latest compatible after the upgrade".
+      for (const v of [...inUse]) {
+        const [major, minor] = v.split(".").map(Number);
+        if (Number.isFinite(minor)) inUse.add(`${major}.${minor + 1}`);
+      }
+      for (const version of await staleCatalogVersions(this.db, [...inUse], 24 * HOUR)) {
+        written += await api
+          .addonVersions(version)
+          .then((entries) => writeAddonCatalog(this.db, version, entries))
+          .catch((err) => {
+            this.log.warn({ version, error: describeAwsError(err).message }, "DescribeAddonVersions failed");
+            return 0;
+          });
+      }
+    }
+    if (Date.now() - this.lastPruneAt > HOUR) {
+      this.lastPruneAt = Date.now();
+      const pruned = await pruneHistory(this.db, new Date(Date.now() - this.settings.retentionDays * 24 * HOUR));
+      if (pruned) this.log.info({ rows: pruned }, "pruned history beyond retention");
+    }
+    if (this.hooks.refreshUpstreamVersions && Date.now() - this.lastUpstreamAt > HOUR) {
+      this.lastUpstreamAt = Date.now();
+      await this.hooks.refreshUpstreamVersions(this.db, this.log.child({ component: "upstream" })).catch((err) =>
+        this.log.warn({ error: String(err) }, "upstream chart versions refresh failed"),
+      );
+    }
+    void clusters;
+    return written;
+  }
+
+  /** Re-polls clusters with pending nudges (webhook, operator), if this replica holds or can take their lease. */
+  async handlePendingNudges(): Promise<number> {
+    const nudges = await pendingNudges(this.db);
+    if (!nudges.length) return 0;
+    const names = [...new Set(nudges.map((n) => n.clusterName))];
+    const { rows } = await this.db.query<ClusterRow>(
+      `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, "kubernetesVersion", "eksVersion",
+              "platformVersion", "fluxVersion", "kubeletVersions", "lastSuccessAt" FROM cluster WHERE name = ANY($1::text[])`,
+      [names],
+    );
+    const known = new Set(rows.map((r) => r.name));
+    let handled = 0;
+    await Promise.all(
+      rows.map(async (cluster) => {
+        const got = await acquireLeases(this.db, this.replica, [cluster.id], this.leaseSeconds, 1);
+        if (!got.length) return; // another replica holds it and hears the same nudge
+        if (!this.heldLastCycle.has(cluster.id)) {
+          this.states.delete(cluster.id);
+          this.heldLastCycle.add(cluster.id);
+        }
+        const ids = nudges.filter((n) => n.clusterName === cluster.name).map((n) => n.id);
+        await this.pollClusterOnce(cluster);
+        await markNudgesHandled(this.db, ids, new Date());
+        handled += ids.length;
+      }),
+    );
+    // Nudges for clusters we do not know: nothing to poll; close them so they do not pile up.
+    const unknown = nudges.filter((n) => !known.has(n.clusterName)).map((n) => n.id);
+    await markNudgesHandled(this.db, unknown, new Date());
+    return handled;
+  }
+
+  async runOperatorActions(): Promise<void> {
+    if (!this.hooks.processOperatorActions) return;
+    await this.hooks.processOperatorActions({
+      pool: this.db,
+      replicaId: this.replica,
+      // Only actions on clusters this replica polls are claimed here.
+      clusterNames: async () => {
+        const { rows } = await this.db.query<{ name: string }>(
+          `SELECT c.name FROM cluster c JOIN collector_lease l ON l."clusterId" = c.id WHERE l.holder = $1 AND l."expiresAt" > now()`,
+          [this.replica],
+        );
+        return rows.map((r) => r.name);
+      },
+      clientFor: (name: string) => this.clientByName(name),
+    });
+  }
+
+  private async refreshGauges(): Promise<void> {
+    if (!this.metrics) return;
+    const { rows } = await this.db.query<{ kind: string; health: string; n: string }>(
+      `SELECT kind, health, count(*)::text AS n FROM flux_object WHERE "deletedAt" IS NULL GROUP BY kind, health`,
+    );
+    this.metrics.objects.reset();
+    for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, Number(r.n));
+    const { rows: reach } = await this.db.query<{ reachability: string; n: string }>(
+      `SELECT CASE WHEN lifecycle = 'gone' THEN 'gone'
+                   WHEN "lastSuccessAt" IS NULL AND "lastErrorAt" IS NULL THEN 'pending'
+                   WHEN "lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt" THEN 'unreachable'
+                   ELSE 'reachable' END AS reachability, count(*)::text AS n
+         FROM cluster GROUP BY 1`,
+    );
+    this.metrics.clusters.reset();
+    for (const r of reach) this.metrics.clusters.set({ reachability: r.reachability }, Number(r.n));
+  }
+
+  /** Gives back every lease and closes connections (shutdown). */
+  async close(): Promise<void> {
+    setClusterClientResolver(undefined);
+    await Promise.allSettled([...this.inFlight.values()]);
+    await releaseLeases(this.db, this.replica).catch(() => {});
+    for (const api of this.eksApis.values()) api.destroy();
+    releaseAgents();
+  }
+}

@@ -1,0 +1,61 @@
+// Postgres leases: a cluster is polled by the replica holding its lease. Taking a lease is one atomic
+// upsert that succeeds only when the row is free, expired, or already ours; a crashed replica's leases
+// expire and are taken over. Leases are sticky across cycles so a replica keeps its warm caches.
+import type pg from "pg";
+
+type Db = Pick<pg.Pool, "query">;
+
+/** Lease id for fleet-wide jobs (discovery writes, EKS catalogues, pruning): not a cluster id. */
+export const GLOBAL_JOBS_LEASE = -1;
+
+/**
+ * Takes or extends leases on `clusterIds` for `holder`; returns the ids now held. `maxNew` caps how many
+ * leases not already ours are taken (a fair share across replicas).
+ */
+export async function acquireLeases(db: Db, holder: string, clusterIds: number[], ttlSeconds: number, maxNew = Number.MAX_SAFE_INTEGER): Promise<number[]> {
+  if (!clusterIds.length) return [];
+  const { rows: mine } = await db.query<{ clusterId: number }>(
+    `UPDATE collector_lease SET "expiresAt" = now() + make_interval(secs => $3)
+      WHERE holder = $1 AND "clusterId" = ANY($2::int[]) AND "expiresAt" > now() RETURNING "clusterId"`,
+    [holder, clusterIds, ttlSeconds],
+  );
+  const held = new Set(mine.map((r) => r.clusterId));
+  const wanted = clusterIds.filter((id) => !held.has(id));
+  if (wanted.length && maxNew > 0) {
+    const { rows } = await db.query<{ clusterId: number }>(
+      `WITH candidates AS (
+         SELECT id FROM unnest($2::int[]) AS id
+          WHERE NOT EXISTS (SELECT 1 FROM collector_lease l WHERE l."clusterId" = id AND l."expiresAt" > now())
+          LIMIT $4
+       )
+       INSERT INTO collector_lease ("clusterId", holder, "acquiredAt", "expiresAt")
+       SELECT id, $1, now(), now() + make_interval(secs => $3) FROM candidates
+       ON CONFLICT ("clusterId") DO UPDATE SET holder = EXCLUDED.holder, "acquiredAt" = EXCLUDED."acquiredAt", "expiresAt" = EXCLUDED."expiresAt"
+        WHERE collector_lease."expiresAt" <= now() OR collector_lease.holder = EXCLUDED.holder
+       RETURNING "clusterId"`,
+      [holder, wanted, ttlSeconds, maxNew],
+    );
+    for (const r of rows) held.add(r.clusterId);
+  }
+  return clusterIds.filter((id) => held.has(id));
+}
+
+/** Extends one lease right before its cluster is polled; false when another replica took it over. */
+export async function renewLease(db: Db, holder: string, clusterId: number, ttlSeconds: number): Promise<boolean> {
+  return (await acquireLeases(db, holder, [clusterId], ttlSeconds, 1)).length === 1;
+}
+
+/** Gives leases back (on shutdown, or when holding more than a fair share). */
+export async function releaseLeases(db: Db, holder: string, clusterIds?: number[]): Promise<void> {
+  if (clusterIds) {
+    if (clusterIds.length) await db.query(`DELETE FROM collector_lease WHERE holder = $1 AND "clusterId" = ANY($2::int[])`, [holder, clusterIds]);
+  } else {
+    await db.query(`DELETE FROM collector_lease WHERE holder = $1`, [holder]);
+  }
+}
+
+/** Cluster ids whose live lease this holder has. */
+export async function heldLeases(db: Db, holder: string): Promise<number[]> {
+  const { rows } = await db.query<{ clusterId: number }>(`SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now()`, [holder]);
+  return rows.map((r) => r.clusterId);
+}

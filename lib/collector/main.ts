@@ -1,0 +1,174 @@
+// npm run collector [-- --once]
+// The collector process: migrates the database (embedded PostgreSQL when DATABASE_URL is unset), then
+// polls the fleet every COLLECTOR_INTERVAL_SECONDS, hears nudges within a second (LISTEN/NOTIFY), serves
+// /metrics, and on SIGTERM finishes the current work, gives its leases back and exits.
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { closeDatabase, getPool, SESSION_OPTIONS } from "../db/client";
+import { ensureDatabase } from "../db/database";
+import { ACTION_CHANNEL } from "../actions/types";
+import { env, resetEnvCache } from "../env";
+import { oneLine } from "../errors";
+import { loadHubConfig } from "../kube/kubeconfig";
+import { logger } from "../logger";
+import { Collector } from "./collector";
+import { loadHooks } from "./hooks";
+import { CollectorMetrics } from "./metrics";
+
+const log = logger.child({ component: "collector" });
+
+/** The web app announces nudges and operator actions on these channels. */
+const NUDGE_CHANNEL = "crows_nest_nudge";
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { once: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true });
+  if (values.help) {
+    console.log("usage: npm run collector [-- --once]\n  --once  run one full cycle and exit");
+    return;
+  }
+  const settings = env();
+  const database = await ensureDatabase((line) => log.debug({ postgres: line }));
+  resetEnvCache(); // ensureDatabase set DATABASE_URL for this process
+  const db = getPool();
+  const hubConfig = loadHubConfig({ kubeconfigPath: settings.KUBECONFIG, context: settings.HUB_CONTEXT });
+  const metrics = new CollectorMetrics();
+  const collector = new Collector(
+    db,
+    {
+      replica: settings.COLLECTOR_REPLICA_ID,
+      hubConfig,
+      hubName: settings.HUB_NAME,
+      secretLabel: settings.DISCOVERY_SECRET_LABEL,
+      intervalSeconds: settings.COLLECTOR_INTERVAL_SECONDS,
+      concurrency: settings.COLLECTOR_CONCURRENCY,
+      requestTimeoutMs: settings.COLLECTOR_REQUEST_TIMEOUT_MS,
+      eksRegions: settings.EKS_REGIONS,
+      eksAssumeRoles: settings.EKS_ASSUME_ROLES,
+      eksEndpoint: settings.CROWS_NEST_EKS_ENDPOINT,
+      stsEndpoint: settings.CROWS_NEST_STS_ENDPOINT,
+      eksIntervalSeconds: settings.COLLECTOR_EKS_INTERVAL_SECONDS,
+      retentionDays: settings.RETENTION_DAYS,
+    },
+    log,
+    metrics,
+  );
+  collector.hooks = await loadHooks(log);
+  log.info({ replica: collector.replica, hub: settings.HUB_NAME, embeddedDatabase: database.embedded }, "collector starting");
+
+  const shutdownDatabase = async () => {
+    await closeDatabase();
+    await database.stop();
+  };
+
+  if (values.once) {
+    try {
+      const summary = await collector.runCycle();
+      await collector.runOperatorActions().catch((err) => log.warn({ error: oneLine(err) }, "operator actions failed"));
+      console.log(JSON.stringify(summary));
+    } finally {
+      await collector.close();
+      await shutdownDatabase();
+    }
+    return;
+  }
+
+  const metricsServer = settings.COLLECTOR_METRICS_PORT
+    ? await metrics.serve(settings.COLLECTOR_METRICS_PORT).catch((err) => {
+        log.warn({ error: oneLine(err), port: settings.COLLECTOR_METRICS_PORT }, "metrics endpoint not started");
+        return undefined;
+      })
+    : undefined;
+  if (metricsServer) log.info({ port: metricsServer.port }, "metrics on /metrics");
+
+  let stopping = false;
+  let wake: (() => void) | undefined;
+
+  // Nudges and operator actions run beside the cycle, so they are heard within a second even mid-cycle.
+  const serial = (job: () => Promise<unknown>, what: string) => {
+    let running = false;
+    let again = false;
+    const run = async (): Promise<void> => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          await job().catch((err) => log.warn({ error: oneLine(err) }, `${what} failed`));
+        } while (again && !stopping);
+      } finally {
+        running = false;
+      }
+    };
+    return run;
+  };
+  const processNudges = serial(() => collector.handlePendingNudges(), "nudge handling");
+  const processActions = serial(() => collector.runOperatorActions(), "operator actions");
+
+  // LISTEN on a dedicated connection; on loss, reconnect (the queue tables are checked every cycle anyway).
+  let listener: pg.Client | undefined;
+  const listen = async () => {
+    const client = new pg.Client({ connectionString: database.url, options: SESSION_OPTIONS });
+    client.on("notification", (msg) => {
+      if (msg.channel === NUDGE_CHANNEL) void processNudges();
+      if (msg.channel === ACTION_CHANNEL) void processActions();
+    });
+    client.on("error", (err) => {
+      log.warn({ error: oneLine(err) }, "LISTEN connection lost; reconnecting");
+      listener = undefined;
+      if (!stopping) setTimeout(() => void listen().catch(() => {}), 1000);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${NUDGE_CHANNEL}`);
+    await client.query(`LISTEN ${ACTION_CHANNEL}`);
+    listener = client;
+  };
+  await listen().catch((err) => log.warn({ error: oneLine(err) }, "LISTEN failed; polling the queue tables every second"));
+  // Without a LISTEN connection, the queue tables are read every second instead.
+  const fallback = setInterval(() => {
+    if (!listener && !stopping) {
+      void processNudges();
+      void processActions();
+    }
+  }, 1000);
+  void processActions();
+
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "stopping after the current work");
+    wake?.();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  let nextCycleAt = 0;
+  while (!stopping) {
+    nextCycleAt = Date.now() + settings.COLLECTOR_INTERVAL_SECONDS * 1000;
+    await collector.runCycle().catch((err) => log.error({ error: oneLine(err) }, "cycle failed"));
+    void processActions();
+    if (stopping) break;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, nextCycleAt - Date.now()));
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wake = undefined;
+  }
+  clearInterval(fallback);
+  await collector.close();
+  await listener?.end().catch(() => {});
+  await metricsServer?.close();
+  await shutdownDatabase();
+  log.info("collector stopped");
+}
+
+main().catch((err) => {
+  log.fatal({ error: oneLine(err) }, "collector failed");
+  console.error(`collector failed: ${oneLine(err)}`);
+  process.exit(1);
+});

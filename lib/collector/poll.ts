@@ -1,0 +1,139 @@
+// One poll of one cluster's Kubernetes API: every Flux kind at its served version (paginated), the server
+// version, node kubelet versions, the FluxReport when the Flux Operator is present, and Events for the
+// objects that are not ready. A failed LIST of one kind fails the poll but keeps what the others gave.
+import type { KubeClusterClient } from "../kube/client";
+import { kubeletVersions, serverVersion, toFluxReport, toKubeEvent } from "../kube/cluster-info";
+import { preferredVersions, servedVersion } from "../kube/crossplane";
+import { ClusterRequestError } from "../kube/errors";
+import { FLUX_KINDS, objectKey, toFluxObject } from "../kube/flux";
+import { listAll } from "../kube/list";
+import type { FluxKind, FluxObjectRecord, FluxReportSummary, KubeEventRecord } from "../kube/types";
+
+export interface KubePoll {
+  records: FluxObjectRecord[];
+  /** Kinds whose LIST succeeded (or that the cluster does not serve). */
+  listedKinds: Set<FluxKind>;
+  events: KubeEventRecord[];
+  kubernetesVersion: string | null;
+  kubeletVersions: Record<string, number> | null;
+  fluxReport: FluxReportSummary | null;
+  /** The first error of a Flux LIST, when any failed. */
+  error: ClusterRequestError | null;
+  warnings: string[];
+}
+
+const DISCOVERY_TTL_MS = 10 * 60_000;
+const MAX_EVENTS_PER_OBJECT = 20;
+
+/** GET /apis per cluster, cached: the served Flux versions rarely change. */
+export class ServedVersionsCache {
+  private readonly entries = new Map<string, { at: number; served: Map<string, string[]> }>();
+
+  async get(cluster: string, client: KubeClusterClient, now = Date.now()): Promise<Map<string, string[]>> {
+    const hit = this.entries.get(cluster);
+    if (hit && now - hit.at < DISCOVERY_TTL_MS) return hit.served;
+    const served = preferredVersions(await client.getJson(`/apis`));
+    this.entries.set(cluster, { at: now, served });
+    return served;
+  }
+
+  forget(cluster: string): void {
+    this.entries.delete(cluster);
+  }
+}
+
+const asRequestError = (err: unknown) => (err instanceof ClusterRequestError ? err : new ClusterRequestError(err instanceof Error ? err.message : String(err), "other"));
+
+export async function pollKube(cluster: string, client: KubeClusterClient, versions: ServedVersionsCache, options: { pageSize?: number } = {}): Promise<KubePoll> {
+  const served = await versions.get(cluster, client);
+  const warnings: string[] = [];
+  const listedKinds = new Set<FluxKind>();
+  const records: FluxObjectRecord[] = [];
+  let error: ClusterRequestError | null = null;
+
+  const fluxLists = FLUX_KINDS.map(async (kind) => {
+    const version = servedVersion(served, kind.group, kind.versions);
+    if (!version) {
+      // Not installed: nothing of this kind exists, so what we stored is gone.
+      listedKinds.add(kind.kind);
+      return;
+    }
+    try {
+      const items = await listAll(client, `/apis/${kind.group}/${version}/${kind.plural}`, { limit: options.pageSize ?? 500 });
+      for (const item of items) records.push(toFluxObject(kind.kind, item));
+      listedKinds.add(kind.kind);
+    } catch (err) {
+      if (asRequestError(err).status === 404) {
+        versions.forget(cluster);
+        listedKinds.add(kind.kind);
+        return;
+      }
+      error ??= asRequestError(err);
+    }
+  });
+  const versionCall = client.getJson(`/version`).then(serverVersion, (err) => {
+    warnings.push(`version: ${asRequestError(err).message}`);
+    return null;
+  });
+  const nodesCall = listAll(client, `/api/v1/nodes`, { limit: 500 }).then(kubeletVersions, (err) => {
+    warnings.push(`nodes: ${asRequestError(err).message}`);
+    return null;
+  });
+  const reportVersion = servedVersion(served, "fluxcd.controlplane.io", ["v1"]);
+  const reportCall = reportVersion
+    ? listAll(client, `/apis/fluxcd.controlplane.io/${reportVersion}/fluxreports`).then(
+        (items) => (items[0] ? toFluxReport(items[0]) : null),
+        (err) => {
+          warnings.push(`fluxreport: ${asRequestError(err).message}`);
+          return null;
+        },
+      )
+    : Promise.resolve(null);
+
+  await Promise.all(fluxLists);
+  if (error && records.length === 0 && listedKinds.size === 0) {
+    // Nothing answered: the rest would only fail the same way.
+    await Promise.allSettled([versionCall, nodesCall, reportCall]);
+    throw error;
+  }
+  const [kubernetesVersion, kubelets, fluxReport] = await Promise.all([versionCall, nodesCall, reportCall]);
+  const events = await eventsForNotReady(client, records).catch((err) => {
+    warnings.push(`events: ${asRequestError(err).message}`);
+    return [] as KubeEventRecord[];
+  });
+  return { records, listedKinds, events, kubernetesVersion, kubeletVersions: kubelets, fluxReport, error, warnings };
+}
+
+/** Events of objects that are not ready: one LIST per kind with failing objects, filtered by name. */
+async function eventsForNotReady(client: KubeClusterClient, records: FluxObjectRecord[]): Promise<KubeEventRecord[]> {
+  const notReady = records.filter((r) => r.health !== "ready" && r.health !== "suspended");
+  if (!notReady.length) return [];
+  const wanted = new Set(notReady.map(objectKey));
+  const kinds = [...new Set(notReady.map((r) => r.kind))];
+  const out: KubeEventRecord[] = [];
+  await Promise.all(
+    kinds.map(async (kind) => {
+      const items = await listAll(client, `/api/v1/events`, { fieldSelector: `involvedObject.kind=${kind}`, limit: 500 });
+      const perObject = new Map<string, KubeEventRecord[]>();
+      for (const item of items) {
+        const e = toKubeEvent(item);
+        if (!e) continue;
+        const key = objectKey({ kind: e.involvedKind, namespace: e.involvedNamespace, name: e.involvedName });
+        if (!wanted.has(key)) continue;
+        const list = perObject.get(key) ?? [];
+        list.push(e);
+        perObject.set(key, list);
+      }
+      for (const list of perObject.values()) {
+        list.sort((a, b) => b.lastTimestamp.localeCompare(a.lastTimestamp));
+        out.push(...list.slice(0, MAX_EVENTS_PER_OBJECT));
+      }
+    }),
+  );
+  return out;
+}
+
+/** Flux version from the FluxReport (the Flux Operator's distribution version). */
+export function fluxVersionOf(report: FluxReportSummary | null): string | null {
+  return report?.distribution?.version ?? null;
+}

@@ -1,0 +1,173 @@
+// Cluster rows: discovery results (upserted only when something differs), poll outcomes, version changes,
+// and clusters that left discovery (marked gone, never deleted).
+import type pg from "pg";
+import type { DiscoveredCluster, KubePollResult } from "../../collector/types";
+import type { ProvisioningRecord } from "../../kube/types";
+
+type Db = Pick<pg.Pool, "query">;
+
+export interface ClusterRow {
+  id: number;
+  name: string;
+  role: string;
+  accessPaths: DiscoveredCluster["accessPaths"];
+  endpoint: string | null;
+  eksArn: string | null;
+  eksName: string | null;
+  region: string | null;
+  lifecycle: string;
+  kubernetesVersion: string | null;
+  eksVersion: string | null;
+  platformVersion: string | null;
+  fluxVersion: string | null;
+  kubeletVersions: Record<string, number>;
+  lastSuccessAt: Date | null;
+}
+
+export async function listClusters(db: Db, options: { activeOnly?: boolean } = {}): Promise<ClusterRow[]> {
+  const { rows } = await db.query<ClusterRow>(
+    `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, "kubernetesVersion", "eksVersion",
+            "platformVersion", "fluxVersion", "kubeletVersions", "lastSuccessAt"
+       FROM cluster ${options.activeOnly ? "WHERE lifecycle = 'active'" : ""} ORDER BY id`,
+  );
+  return rows;
+}
+
+/** Inserts new clusters and updates those whose discovered facts changed; returns name → id. */
+export async function upsertDiscoveredClusters(db: Db, clusters: DiscoveredCluster[]): Promise<Map<string, number>> {
+  if (!clusters.length) return new Map();
+  const rows = clusters.map((c) => ({
+    name: c.name,
+    role: c.role,
+    accessPaths: c.accessPaths,
+    endpoint: c.endpoint,
+    eksArn: c.eksArn,
+    eksName: c.eksName,
+    region: c.region,
+    accountId: c.accountId,
+    env: c.env,
+    team: c.team,
+    labels: c.labels,
+  }));
+  await db.query(
+    `INSERT INTO cluster (name, role, "accessPaths", endpoint, "eksArn", "eksName", region, "accountId", env, team, labels, lifecycle, "goneAt", "updatedAt")
+     SELECT x.name, x.role, x."accessPaths", x.endpoint, x."eksArn", x."eksName", x.region, x."accountId", x.env, x.team, x.labels, 'active', NULL, now()
+       FROM jsonb_to_recordset($1::jsonb) AS x(name text, role text, "accessPaths" jsonb, endpoint text, "eksArn" text, "eksName" text,
+            region text, "accountId" text, env text, team text, labels jsonb)
+     ON CONFLICT (name) DO UPDATE SET role = EXCLUDED.role, "accessPaths" = EXCLUDED."accessPaths",
+            endpoint = COALESCE(EXCLUDED.endpoint, cluster.endpoint), "eksArn" = COALESCE(EXCLUDED."eksArn", cluster."eksArn"),
+            "eksName" = COALESCE(EXCLUDED."eksName", cluster."eksName"), region = COALESCE(EXCLUDED.region, cluster.region),
+            "accountId" = COALESCE(EXCLUDED."accountId", cluster."accountId"), env = COALESCE(EXCLUDED.env, cluster.env),
+            team = COALESCE(EXCLUDED.team, cluster.team), labels = EXCLUDED.labels, lifecycle = 'active', "goneAt" = NULL, "updatedAt" = now()
+      WHERE (cluster.role, cluster."accessPaths", cluster.endpoint, cluster."eksArn", cluster."eksName", cluster.region, cluster."accountId",
+             cluster.env, cluster.team, cluster.labels, cluster.lifecycle)
+            IS DISTINCT FROM
+            (EXCLUDED.role, EXCLUDED."accessPaths", COALESCE(EXCLUDED.endpoint, cluster.endpoint), COALESCE(EXCLUDED."eksArn", cluster."eksArn"),
+             COALESCE(EXCLUDED."eksName", cluster."eksName"), COALESCE(EXCLUDED.region, cluster.region),
+             COALESCE(EXCLUDED."accountId", cluster."accountId"), COALESCE(EXCLUDED.env, cluster.env), COALESCE(EXCLUDED.team, cluster.team),
+             EXCLUDED.labels, 'active')`,
+    [JSON.stringify(rows)],
+  );
+  const { rows: ids } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM cluster WHERE name = ANY($1::text[])`, [clusters.map((c) => c.name)]);
+  return new Map(ids.map((r) => [r.name, r.id]));
+}
+
+/** Clusters no longer discovered are marked gone (with their history kept). Returns their names. */
+export async function markGoneClusters(db: Db, stillThere: string[], now: Date): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `UPDATE cluster SET lifecycle = 'gone', "goneAt" = $2, "updatedAt" = $2
+      WHERE lifecycle = 'active' AND NOT (name = ANY($1::text[])) RETURNING name`,
+    [stillThere, now],
+  );
+  return rows.map((r) => r.name);
+}
+
+/** The Crossplane resources that provision each cluster, with their Ready/Synced conditions. */
+export async function upsertProvisioners(db: Db, byCluster: Map<number, ProvisioningRecord[]>): Promise<number> {
+  const rows = [...byCluster].flatMap(([clusterId, list]) =>
+    list.map((p) => ({ clusterId, ...p })),
+  );
+  if (!rows.length) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO provisioning_resource ("clusterId", "apiVersion", kind, namespace, name, ready, "readyReason", synced, "syncedReason",
+            conditions, "secretNamespace", "secretName", "updatedAt")
+     SELECT x."clusterId", x."apiVersion", x.kind, x.namespace, x.name, x.ready, x."readyReason", x.synced, x."syncedReason",
+            x.conditions, x."secretNamespace", x."secretName", now()
+       FROM jsonb_to_recordset($1::jsonb) AS x("clusterId" int, "apiVersion" text, kind text, namespace text, name text, ready text,
+            "readyReason" text, synced text, "syncedReason" text, conditions jsonb, "secretNamespace" text, "secretName" text)
+     ON CONFLICT ("clusterId", kind, namespace, name) DO UPDATE SET "apiVersion" = EXCLUDED."apiVersion", ready = EXCLUDED.ready,
+            "readyReason" = EXCLUDED."readyReason", synced = EXCLUDED.synced, "syncedReason" = EXCLUDED."syncedReason",
+            conditions = EXCLUDED.conditions, "secretNamespace" = EXCLUDED."secretNamespace", "secretName" = EXCLUDED."secretName",
+            "updatedAt" = now()
+      WHERE (provisioning_resource."apiVersion", provisioning_resource.ready, provisioning_resource."readyReason", provisioning_resource.synced,
+             provisioning_resource."syncedReason", provisioning_resource.conditions, provisioning_resource."secretNamespace",
+             provisioning_resource."secretName")
+            IS DISTINCT FROM (EXCLUDED."apiVersion", EXCLUDED.ready, EXCLUDED."readyReason", EXCLUDED.synced, EXCLUDED."syncedReason",
+             EXCLUDED.conditions, EXCLUDED."secretNamespace", EXCLUDED."secretName")`,
+    [JSON.stringify(rows)],
+  );
+  return rowCount ?? 0;
+}
+
+export interface VersionChange {
+  component: "kubernetes" | "eks-platform" | "eks" | "nodegroup" | "addon" | "flux" | "kubelet";
+  subject?: string;
+  fromVersion: string | null;
+  toVersion: string | null;
+}
+
+export async function recordVersionChanges(db: Db, clusterId: number, at: Date, changes: VersionChange[]): Promise<number> {
+  if (!changes.length) return 0;
+  await db.query(
+    `INSERT INTO cluster_version_change ("clusterId", at, component, subject, "fromVersion", "toVersion")
+     SELECT $1, $2, x.component, COALESCE(x.subject, ''), x."fromVersion", x."toVersion"
+       FROM jsonb_to_recordset($3::jsonb) AS x(component text, subject text, "fromVersion" text, "toVersion" text)`,
+    [clusterId, at, JSON.stringify(changes)],
+  );
+  return changes.length;
+}
+
+/** Version changes between what the cluster row holds and what a poll found (nulls mean "not seen"). */
+export function kubeVersionChanges(before: Pick<ClusterRow, "kubernetesVersion" | "fluxVersion" | "kubeletVersions">, poll: KubePollResult): VersionChange[] {
+  const out: VersionChange[] = [];
+  if (poll.kubernetesVersion && before.kubernetesVersion && poll.kubernetesVersion !== before.kubernetesVersion) {
+    out.push({ component: "kubernetes", fromVersion: before.kubernetesVersion, toVersion: poll.kubernetesVersion });
+  }
+  if (poll.fluxVersion && before.fluxVersion && poll.fluxVersion !== before.fluxVersion) {
+    out.push({ component: "flux", fromVersion: before.fluxVersion, toVersion: poll.fluxVersion });
+  }
+  if (poll.kubeletVersions && before.kubeletVersions && Object.keys(before.kubeletVersions).length) {
+    const was = Object.keys(before.kubeletVersions).sort();
+    const now = Object.keys(poll.kubeletVersions).sort();
+    if (was.join(",") !== now.join(",")) out.push({ component: "kubelet", fromVersion: was.join(", ") || null, toVersion: now.join(", ") || null });
+  }
+  return out;
+}
+
+/** A successful poll: reachability, latency, counts and versions. */
+export async function recordPollSuccess(db: Db, clusterId: number, at: Date, poll: KubePollResult): Promise<void> {
+  await db.query(
+    `UPDATE cluster SET "lastAttemptAt" = $2, "lastSuccessAt" = $2, "latencyMs" = $3, "objectCount" = $4,
+            "kubernetesVersion" = COALESCE($5, "kubernetesVersion"), "kubeletVersions" = COALESCE($6::jsonb, "kubeletVersions"),
+            "fluxVersion" = COALESCE($7, "fluxVersion"), "fluxReport" = COALESCE($8::jsonb, "fluxReport"), "updatedAt" = $2
+      WHERE id = $1`,
+    [
+      clusterId,
+      at,
+      poll.latencyMs,
+      poll.objectCount,
+      poll.kubernetesVersion,
+      poll.kubeletVersions ? JSON.stringify(poll.kubeletVersions) : null,
+      poll.fluxVersion,
+      poll.fluxReport ? JSON.stringify(poll.fluxReport) : null,
+    ],
+  );
+}
+
+export async function recordPollFailure(db: Db, clusterId: number, at: Date, error: { message: string; kind: string }, latencyMs: number): Promise<void> {
+  await db.query(
+    `UPDATE cluster SET "lastAttemptAt" = $2, "lastErrorAt" = $2, "lastError" = $3, "lastErrorKind" = $4, "latencyMs" = $5, "updatedAt" = $2
+      WHERE id = $1`,
+    [clusterId, at, error.message.slice(0, 1000), error.kind, latencyMs],
+  );
+}

@@ -1,0 +1,151 @@
+// Bulk writes of Flux objects and their history: one multi-row upsert per cluster poll (rows passed as one
+// JSON parameter and expanded with jsonb_to_recordset), transitions appended in the same transaction.
+import type pg from "pg";
+import type { CaredFields } from "../../kube/flux";
+import type { KnownObject, ObjectPlan } from "../../collector/changes";
+
+export type Queryable = Pick<pg.Pool, "query" | "connect">;
+
+interface KnownRow {
+  id: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  contentHash: string;
+  health: string;
+  readyStatus: string | null;
+  readyReason: string | null;
+  readyMessage: string | null;
+  attemptedRevision: string | null;
+  appliedRevision: string | null;
+  chartVersion: string | null;
+  appVersion: string | null;
+  suspended: boolean;
+  firstFailedAt: Date | null;
+  lastReadyAt: Date | null;
+  lastGoodRevision: string | null;
+  lastReconcileAt: Date | null;
+  deletedAt: Date | null;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** What we stored for a cluster, keyed by kind/namespace/name. */
+export async function loadKnownObjects(db: Pick<pg.Pool, "query">, clusterId: number): Promise<Map<string, KnownObject>> {
+  const { rows } = await db.query<KnownRow>(
+    `SELECT id::text AS id, kind, namespace, name, "contentHash", health, "readyStatus", "readyReason", "readyMessage",
+            "attemptedRevision", "appliedRevision", "chartVersion", "appVersion", suspended, "firstFailedAt", "lastReadyAt",
+            "lastGoodRevision", "lastReconcileAt", "deletedAt"
+       FROM flux_object WHERE "clusterId" = $1`,
+    [clusterId],
+  );
+  const known = new Map<string, KnownObject>();
+  for (const r of rows) {
+    const cared: CaredFields = {
+      health: r.health,
+      readyStatus: r.readyStatus,
+      readyReason: r.readyReason,
+      readyMessage: r.readyMessage,
+      attemptedRevision: r.attemptedRevision,
+      appliedRevision: r.appliedRevision,
+      chartVersion: r.chartVersion,
+      appVersion: r.appVersion,
+      suspended: r.suspended,
+    };
+    known.set(`${r.kind}/${r.namespace}/${r.name}`, {
+      id: r.id,
+      kind: r.kind,
+      hash: r.contentHash,
+      cared,
+      firstFailedAt: iso(r.firstFailedAt),
+      lastReadyAt: iso(r.lastReadyAt),
+      lastGoodRevision: r.lastGoodRevision,
+      lastReconcileAt: iso(r.lastReconcileAt),
+      deleted: r.deletedAt !== null,
+    });
+  }
+  return known;
+}
+
+const UPSERT_COLUMNS = `
+  kind text, "apiVersion" text, namespace text, name text, uid text, generation int, "observedGeneration" int,
+  health text, "readyStatus" text, "readyReason" text, "readyMessage" text, "stalledReason" text, "stalledMessage" text,
+  reconciling boolean, suspended boolean, conditions jsonb, "attemptedRevision" text, "appliedRevision" text,
+  "originRevision" text, "sourceKind" text, "sourceNamespace" text, "sourceName" text, url text, "chartName" text,
+  "chartVersion" text, "appVersion" text, "desiredChartVersion" text, "dependsOn" jsonb, "interval" text,
+  "intervalSeconds" int, "lastHandledReconcileAt" text, "lastReconcileAt" timestamp(3), inventory jsonb, history jsonb,
+  spec jsonb, "contentHash" text, "firstFailedAt" timestamp(3), "lastReadyAt" timestamp(3), "lastGoodRevision" text`;
+
+const COLUMN_NAMES = UPSERT_COLUMNS.split(",").map((c) => c.trim().split(/\s+/)[0]);
+const UPDATE_SET = COLUMN_NAMES.filter((c) => !["kind", "namespace", "name"].includes(c))
+  .map((c) => `${c} = EXCLUDED.${c}`)
+  .join(", ");
+
+export interface WriteResult {
+  /** id per key for the rows upserted. */
+  ids: Map<string, string>;
+  rowsWritten: number;
+  transitions: number;
+}
+
+/** Writes one poll's plan in one transaction. Nothing is sent for an empty plan. */
+export async function writeObjectPlan(db: Queryable, clusterId: number, plan: ObjectPlan, known: ReadonlyMap<string, KnownObject>, now: string): Promise<WriteResult> {
+  const ids = new Map<string, string>();
+  if (!plan.upserts.length && !plan.deletions.length) return { ids, rowsWritten: 0, transitions: 0 };
+  const client = await db.connect();
+  try {
+    await client.query("BEGIN");
+    if (plan.upserts.length) {
+      const rows = plan.upserts.map((u) => ({
+        ...u.record,
+        inventory: u.record.inventory,
+        contentHash: u.hash,
+        firstFailedAt: u.firstFailedAt,
+        lastReadyAt: u.lastReadyAt,
+        lastGoodRevision: u.lastGoodRevision,
+      }));
+      const { rows: returned } = await client.query<{ id: string; kind: string; namespace: string; name: string }>(
+        `INSERT INTO flux_object ("clusterId", ${COLUMN_NAMES.join(", ")}, "deletedAt", "updatedAt", "firstSeenAt")
+         SELECT $1, ${COLUMN_NAMES.map((c) => `x.${c}`).join(", ")}, NULL, $3::timestamp(3), $3::timestamp(3)
+           FROM jsonb_to_recordset($2::jsonb) AS x(${UPSERT_COLUMNS})
+         ON CONFLICT ("clusterId", kind, namespace, name) DO UPDATE SET ${UPDATE_SET}, "deletedAt" = NULL, "updatedAt" = EXCLUDED."updatedAt"
+         RETURNING id::text AS id, kind, namespace, name`,
+        [clusterId, JSON.stringify(rows), now],
+      );
+      for (const r of returned) ids.set(`${r.kind}/${r.namespace}/${r.name}`, r.id);
+    }
+    if (plan.deletions.length) {
+      const deletedIds = plan.deletions.map((k) => known.get(k)?.id).filter((id): id is string => !!id);
+      await client.query(`UPDATE flux_object SET "deletedAt" = $2::timestamp(3), "updatedAt" = $2::timestamp(3) WHERE id = ANY($1::bigint[])`, [deletedIds, now]);
+      for (const k of plan.deletions) {
+        const id = known.get(k)?.id;
+        if (id) ids.set(k, id);
+      }
+    }
+    let transitions = 0;
+    if (plan.transitions.length) {
+      const rows = plan.transitions
+        .map((t) => ({ objectId: ids.get(t.key) ?? known.get(t.key)?.id, at: t.at, change: t.change, fields: t.fields, previousHealth: t.previousHealth, ...t.cared }))
+        .filter((t) => t.objectId);
+      await client.query(
+        `INSERT INTO flux_object_transition ("objectId", "clusterId", at, change, fields, health, "previousHealth", "readyStatus",
+                "readyReason", "readyMessage", "attemptedRevision", "appliedRevision", "chartVersion", "appVersion", suspended)
+         SELECT x."objectId", $1, x.at, x.change, ARRAY(SELECT jsonb_array_elements_text(x.fields)), x.health, x."previousHealth",
+                x."readyStatus", x."readyReason", x."readyMessage", x."attemptedRevision", x."appliedRevision", x."chartVersion",
+                x."appVersion", x.suspended
+           FROM jsonb_to_recordset($2::jsonb) AS x("objectId" bigint, at timestamp(3), change text, fields jsonb, health text,
+                "previousHealth" text, "readyStatus" text, "readyReason" text, "readyMessage" text, "attemptedRevision" text,
+                "appliedRevision" text, "chartVersion" text, "appVersion" text, suspended boolean)`,
+        [clusterId, JSON.stringify(rows)],
+      );
+      transitions = rows.length;
+    }
+    await client.query("COMMIT");
+    return { ids, rowsWritten: plan.upserts.length + plan.deletions.length + transitions, transitions };
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
