@@ -54,6 +54,10 @@ const schema = z.object({
   EKS_ASSUME_ROLES: list,
   /** Override of the EKS API endpoint (the fleet simulator; never needed on AWS). */
   CROWS_NEST_EKS_ENDPOINT: z.string().url().optional(),
+  /** Override of the STS endpoint EKS tokens are presigned for (the fleet simulator; never needed on AWS). */
+  CROWS_NEST_STS_ENDPOINT: z.string().url().optional(),
+  /** How often each cluster's EKS facts (node groups, add-ons, insights) are re-read. */
+  COLLECTOR_EKS_INTERVAL_SECONDS: int(300, 1),
   RETENTION_DAYS: int(400, 1),
 
   // --- security ---
