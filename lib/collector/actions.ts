@@ -13,11 +13,10 @@ import { FLUX_KINDS, type KindInfo } from "../kube/flux";
 import type { KubeClusterClient } from "../kube/client";
 import { ClusterRequestError } from "../kube/errors";
 import { logger } from "../logger";
+import { OPERATOR_ACTIONS, type OperatorActionName } from "../actions/types";
 
-export const ACTION_CHANNEL = "crows_nest_action";
+export { ACTION_CHANNEL } from "../actions/types";
 export const NUDGE_CHANNEL = "crows_nest_nudge";
-export const OPERATOR_ACTIONS = ["reconcile", "suspend", "resume"] as const;
-export type OperatorActionName = (typeof OPERATOR_ACTIONS)[number];
 /** A pending action nobody could carry out in this time is failed (the web app waits ~10 s). */
 export const ACTION_EXPIRY_SECONDS = 60;
 

@@ -1,0 +1,29 @@
+// Shared by the web app (which requests actions) and the collector (which carries them out).
+import { z } from "zod";
+
+export const OPERATOR_ACTIONS = ["reconcile", "suspend", "resume"] as const;
+export type OperatorActionName = (typeof OPERATOR_ACTIONS)[number];
+/** NOTIFY channel the collector listens on; the payload is the operator_action id. */
+export const ACTION_CHANNEL = "crows_nest_action";
+/** Kinds that accept the flux CLI patches, lower case as in URLs. */
+export const ACTIONABLE_KINDS = ["kustomization", "helmrelease", "gitrepository", "ocirepository", "helmrepository", "helmchart"] as const;
+
+const k8sName = z.string().min(1).max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "not a Kubernetes name");
+
+export const actionRequestSchema = z
+  .object({
+    action: z.enum(OPERATOR_ACTIONS),
+    cluster: z.string().min(1).max(253).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "not a cluster name"),
+    kind: z.string().transform((k) => k.toLowerCase()).pipe(z.enum(ACTIONABLE_KINDS)),
+    namespace: k8sName.max(63),
+    name: k8sName,
+    csrfToken: z.string().min(1).max(200),
+  })
+  .strict();
+export type ActionRequest = z.infer<typeof actionRequestSchema>;
+
+export interface ActionResult {
+  id: string;
+  status: "pending" | "ok" | "error";
+  result: string | null;
+}
