@@ -28,7 +28,8 @@ const validators: Record<string, new (data: never) => { validate(): void }> = {
   HelmChart: HelmChart as never,
 };
 
-const model = createFleetModel({ clusters: 14, objects: 60, seed: 7 });
+const EPOCH = Date.UTC(2026, 10, 21, 20, 0, 0);
+const model = createFleetModel({ clusters: 14, objects: 60, seed: 7, epoch: EPOCH });
 const at = (rel: number) => model.epoch + rel;
 const find = (objects: KubeObject[], kind: string, namespace: string, name: string) =>
   objects.find((o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name);
@@ -54,8 +55,8 @@ describe("fleet model", () => {
   });
 
   it("is deterministic for a seed and differs between seeds", () => {
-    const again = createFleetModel({ clusters: 14, objects: 60, seed: 7 });
-    const other = createFleetModel({ clusters: 14, objects: 60, seed: 8 });
+    const again = createFleetModel({ clusters: 14, objects: 60, seed: 7, epoch: EPOCH });
+    const other = createFleetModel({ clusters: 14, objects: 60, seed: 8, epoch: EPOCH });
     const cluster = model.clusters[3].name;
     expect(JSON.stringify(again.objectsAt(cluster, at(7 * MIN), runtime))).toBe(JSON.stringify(model.objectsAt(cluster, at(7 * MIN), runtime)));
     expect(JSON.stringify(again.objectsAt("hub", at(7 * MIN), runtime))).toBe(JSON.stringify(model.objectsAt("hub", at(7 * MIN), runtime)));
@@ -186,6 +187,15 @@ describe("fleet model", () => {
     const expired = model.facts.expiredToken!.cluster;
     const stale = token(secret(t1, `${expired}-kubeconfig`), "kubeconfig");
     expect(verifyEksToken(stale, expired, t1)).toMatchObject({ ok: false, reason: expect.stringContaining("expired") });
+  });
+
+  it("starts the timeline at the first time it is asked about when no epoch is given", () => {
+    const start = EPOCH + 123_456;
+    const latched = createFleetModel({ clusters: 12, objects: 30, seed: 7 });
+    expect(latched.spokes).toHaveLength(11);
+    expect(latched.conditionsAt(latched.facts.unreachable!.cluster, start).unreachable).toBe(false);
+    expect(latched.epoch).toBe(start);
+    expect(latched.conditionsAt(latched.facts.unreachable!.cluster, start + TIMELINE.unreachableFrom).unreachable).toBe(true);
   });
 
   it("makes one spoke unreachable for a while and moves the upgraded cluster's version", () => {

@@ -24,17 +24,18 @@ export { TIMELINE } from "./timeline";
 export { ROLE_INDEX, HUB_NAME, spokeName, type SpokeSpec } from "./topology";
 
 export interface FleetModelOptions {
-  /** number of spokes (the hub comes on top) */
+  /** number of clusters including the hub (so `clusters - 1` spokes) */
   clusters: number;
   /** Flux objects per spoke (minimum 6; 20+ brings in all scenario add-ons) */
   objects: number;
   seed: number;
-  /** epoch ms of t0, the moment the scenario timeline starts; the simulator passes its clock's start */
+  /**
+   * Epoch ms of t0, the moment the scenario timeline starts (the simulator passes its clock's start).
+   * When omitted, t0 is the first simulated time the model is asked about, so a runtime that starts its
+   * clock at "now" and asks right away gets a timeline that starts when it does.
+   */
   epoch?: number;
 }
-
-/** Fixed default epoch so the model stays a pure function when the caller gives none. */
-export const DEFAULT_EPOCH = Date.UTC(2026, 10, 21, 20, 0, 0);
 
 export interface ScenarioFacts {
   reference?: string;
@@ -63,21 +64,23 @@ export interface SimFleet extends FleetModel {
 }
 
 export function createFleetModel(options: FleetModelOptions): SimFleet {
-  const total = Math.max(0, Math.floor(options.clusters));
+  const total = Math.max(0, Math.floor(options.clusters) - 1);
   const objectsPerSpoke = Math.max(6, Math.floor(options.objects));
   const seed = options.seed;
-  const epoch = options.epoch ?? DEFAULT_EPOCH;
+  let epoch = options.epoch;
+  /** t0, latched on first use when the caller did not give one */
+  const epochFor = (t: number): number => (epoch ??= t);
   const spokes = Array.from({ length: total }, (_, i) => spokeSpec(i, total));
   const byName = new Map(spokes.map((s) => [s.name, s]));
   const plans = new Map<string, SpokePlan>();
   const eventTimes = new Map<string, number[]>();
 
-  const planOf = (name: string): SpokePlan | undefined => {
+  const planOf = (name: string, t: number): SpokePlan | undefined => {
     const spec = byName.get(name);
     if (!spec) return undefined;
     let plan = plans.get(name);
     if (!plan) {
-      plan = planSpoke(spec, objectsPerSpoke, seed, epoch);
+      plan = planSpoke(spec, objectsPerSpoke, seed, epochFor(t));
       plans.set(name, plan);
     }
     return plan;
@@ -143,7 +146,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     return times;
   };
 
-  const spokeChanged = (spec: SpokeSpec, from: number, to: number): boolean => {
+  const spokeChanged = (spec: SpokeSpec, epoch: number, from: number, to: number): boolean => {
     const phase = epoch + tickPhase(spec.name);
     if (gridPointsIn(from, to, phase, TIMELINE.reconcileTick) > 0) return true;
     // dependency chain: retry events every 30 s; tenant-data: every 5 min
@@ -157,7 +160,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     return false;
   };
 
-  const hubChanged = (from: number, to: number): boolean => {
+  const hubChanged = (epoch: number, from: number, to: number): boolean => {
     if (gridPointsIn(from, to, epoch, TIMELINE.classicTokenRotation) > 0) return true;
     return HUB_EVENT_TIMES.some((rel) => epoch + rel > from && epoch + rel <= to);
   };
@@ -166,29 +169,32 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
 
   return {
     seed,
-    epoch,
+    get epoch() {
+      return epoch ?? Number.NaN;
+    },
     objectsPerSpoke,
     clusters,
     spokes,
     facts,
     spokeSpec: (name) => byName.get(name),
-    plan: planOf,
+    plan: (name) => (epoch === undefined ? undefined : planOf(name, epoch)),
     objectsAt(cluster: string, t: number, runtime: RuntimeInfo): KubeObject[] {
-      if (cluster === HUB_NAME) return hubObjects({ spokes, seed, epoch, t, runtime });
-      const plan = planOf(cluster);
+      if (cluster === HUB_NAME) return hubObjects({ spokes, seed, epoch: epochFor(t), t, runtime });
+      const plan = planOf(cluster, t);
       return plan ? spokeObjects({ plan, t }) : [];
     },
     changedClusters(t0: number, t1: number): string[] {
       if (!(t1 > t0)) return [];
+      const e = epochFor(t0);
       const changed: string[] = [];
-      if (hubChanged(t0, t1)) changed.push(HUB_NAME);
-      for (const spec of spokes) if (spokeChanged(spec, t0, t1)) changed.push(spec.name);
+      if (hubChanged(e, t0, t1)) changed.push(HUB_NAME);
+      for (const spec of spokes) if (spokeChanged(spec, e, t0, t1)) changed.push(spec.name);
       return changed;
     },
     conditionsAt(cluster: string, t: number): ClusterConditions {
       const spec = byName.get(cluster);
       if (!spec) return { unreachable: false, gitVersion: gitVersionOf(HUB_VERSION) };
-      const rel = t - epoch;
+      const rel = t - epochFor(t);
       const unreachable = spec.roles.includes("unreachable") && rel >= TIMELINE.unreachableFrom && rel < TIMELINE.unreachableUntil;
       return { unreachable, gitVersion: controlPlaneAt(spec, rel).gitVersion };
     },

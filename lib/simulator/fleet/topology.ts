@@ -57,18 +57,23 @@ const ENV_PATTERN = ["prod", "staging", "prod", "dev", "prod", "staging", "prod"
 const TEAMS = ["payments", "storefront", "platform", "data", "identity", "logistics"];
 export const ACCOUNT_BY_ENV = { prod: "210987654321", staging: "345678901234", dev: "456789012345" } as const;
 
-/** Special spokes by index (need at least 12 spokes for all of them). */
+/** Special spokes by index: all of them exist from 11 spokes on (12 clusters with the hub). */
 export const ROLE_INDEX = {
   reference: 0,
   helmUpgradeStall: 2,
   dependencyChain: 3,
-  suspended: 4,
+  expiredToken: 4,
   extendedSupport: 6,
+  /** the extended-support spoke also holds the suspended HelmRelease and the failing tenant Git source */
+  suspended: 6,
   nodeGroupSkew: 7,
   scheduledUpgrade: 8,
   unreachable: 10,
-  expiredToken: 11,
 } as const;
+
+/** Spokes only a labelled kubeconfig Secret in the hub leads to, and spokes only the EKS API knows. */
+export const isLabelOnlySpoke = (index: number) => index % 20 === 5;
+export const isEksOnlySpoke = (index: number) => index % 20 === 9;
 
 /** Spokes whose `apps` Kustomization deploys the component the bad commit breaks. */
 export const isBadCommitSpoke = (index: number) => index % 4 === 1;
@@ -95,10 +100,11 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
   const roles: ScenarioRole[] = [];
   let version = baseVersion(name);
   let provisioning: Provisioning = (["classic", "clusterauth", "composite"] as const)[index % 3];
-  if (index % 20 === 12) provisioning = "label";
-  if (index % 20 === 13) provisioning = "eks-only";
+  if (isLabelOnlySpoke(index)) provisioning = "label";
+  if (isEksOnlySpoke(index)) provisioning = "eks-only";
 
   if (isBadCommitSpoke(index)) roles.push("bad-commit");
+  if (index === ROLE_INDEX.suspended) roles.push("suspended");
   switch (index) {
     case ROLE_INDEX.reference:
       roles.push("reference");
@@ -109,9 +115,6 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
       break;
     case ROLE_INDEX.dependencyChain:
       roles.push("dependency-chain");
-      break;
-    case ROLE_INDEX.suspended:
-      roles.push("suspended");
       break;
     case ROLE_INDEX.extendedSupport:
       roles.push("extended-support");
