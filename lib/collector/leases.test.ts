@@ -1,0 +1,63 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SESSION_OPTIONS } from "../db/client";
+import { useTestDatabase } from "../testing/db";
+import { acquireLeases, heldLeases, releaseLeases, renewLease } from "./leases";
+
+const db = useTestDatabase();
+// Two replicas: two independent pools, as two processes would have.
+let a: pg.Pool;
+let b: pg.Pool;
+beforeAll(() => {
+  a = new pg.Pool({ connectionString: db.url(), max: 4, options: SESSION_OPTIONS });
+  b = new pg.Pool({ connectionString: db.url(), max: 4, options: SESSION_OPTIONS });
+});
+afterAll(async () => {
+  await Promise.all([a.end(), b.end()]);
+});
+
+const ids = Array.from({ length: 60 }, (_, i) => i + 1);
+
+describe("collector leases", () => {
+  it("never gives one cluster to two holders, even when both grab at the same time", async () => {
+    for (let round = 0; round < 5; round++) {
+      await db.pool().query("DELETE FROM collector_lease");
+      const [gotA, gotB] = await Promise.all([acquireLeases(a, "replica-a", ids, 60), acquireLeases(b, "replica-b", ids, 60)]);
+      expect(gotA.filter((id) => gotB.includes(id))).toEqual([]);
+      expect(new Set([...gotA, ...gotB]).size).toBe(ids.length);
+    }
+  });
+
+  it("keeps a holder's leases across renewals and refuses them to others while live", async () => {
+    await db.pool().query("DELETE FROM collector_lease");
+    expect(await acquireLeases(a, "replica-a", ids, 60)).toEqual(ids);
+    expect(await acquireLeases(b, "replica-b", ids, 60)).toEqual([]);
+    expect(await renewLease(a, "replica-a", 7, 60)).toBe(true);
+    expect(await renewLease(b, "replica-b", 7, 60)).toBe(false);
+  });
+
+  it("caps new leases at a fair share", async () => {
+    await db.pool().query("DELETE FROM collector_lease");
+    expect(await acquireLeases(a, "replica-a", ids, 60, 30)).toHaveLength(30);
+    expect(await acquireLeases(b, "replica-b", ids, 60, 30)).toHaveLength(30);
+  });
+
+  it("lets another replica take over the leases of a crashed one once they expire", async () => {
+    await db.pool().query("DELETE FROM collector_lease");
+    expect(await acquireLeases(a, "replica-a", ids, 60)).toEqual(ids);
+    // replica-a crashes: nobody renews; time passes beyond its leases.
+    await db.pool().query(`UPDATE collector_lease SET "expiresAt" = now() - interval '1 second' WHERE holder = 'replica-a'`);
+    expect(await acquireLeases(b, "replica-b", ids, 60)).toEqual(ids);
+    expect(await heldLeases(a, "replica-a")).toEqual([]);
+    expect(await renewLease(a, "replica-a", 1, 60)).toBe(false);
+  });
+
+  it("gives leases back on release", async () => {
+    await db.pool().query("DELETE FROM collector_lease");
+    await acquireLeases(a, "replica-a", ids, 60);
+    await releaseLeases(a, "replica-a", [1, 2]);
+    expect(await acquireLeases(b, "replica-b", ids, 60)).toEqual([1, 2]);
+    await releaseLeases(a, "replica-a");
+    expect(await heldLeases(a, "replica-a")).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { applyPlan, planObjectWrites } from "../../collector/changes";
+import { fixtureItems } from "../../kube/fixtures";
+import { toFluxObject } from "../../kube/flux";
+import type { FluxKind, FluxObjectRecord } from "../../kube/types";
+import { useTestDatabase } from "../../testing/db";
+import { loadKnownObjects, writeObjectPlan } from "./flux-objects";
+
+const db = useTestDatabase();
+const ALL = new Set<FluxKind>(["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"]);
+
+function fleetObjects(): FluxObjectRecord[] {
+  return [
+    ...fixtureItems("02-list-kustomizations-all.http").map((i) => toFluxObject("Kustomization", i)),
+    ...fixtureItems("33-list-helmreleases-all.http").map((i) => toFluxObject("HelmRelease", i)),
+    ...fixtureItems("30-list-gitrepositories-all.http").map((i) => toFluxObject("GitRepository", i)),
+  ];
+}
+
+async function poll(clusterId: number, records: FluxObjectRecord[], at: string) {
+  const known = await loadKnownObjects(db.pool(), clusterId);
+  const plan = planObjectWrites(known, records, ALL, at);
+  const result = await writeObjectPlan(db.pool(), clusterId, plan, known, at);
+  applyPlan(known, plan, result.ids);
+  return result;
+}
+
+describe("writeObjectPlan", () => {
+  it("stores objects once, adds no history on an unchanged poll, records changes and deletions", async () => {
+    const { rows } = await db.pool().query<{ id: number }>(`INSERT INTO cluster (name) VALUES ('c1') RETURNING id`);
+    const clusterId = rows[0].id;
+    const records = fleetObjects();
+    const first = await poll(clusterId, records, "2026-11-21T12:00:00.000Z");
+    expect(first.transitions).toBe(records.length);
+    const count = async (table: string) => Number((await db.pool().query(`SELECT count(*) FROM ${table}`)).rows[0].count);
+    expect(await count("flux_object")).toBe(records.length);
+
+    const again = await poll(clusterId, fleetObjects(), "2026-11-21T12:01:00.000Z");
+    expect(again).toMatchObject({ rowsWritten: 0, transitions: 0 });
+    expect(await count("flux_object_transition")).toBe(records.length);
+
+    const changed = fleetObjects();
+    const apps = changed.find((r) => r.name === "apps")!;
+    const ready = apps.conditions.find((c) => c.type === "Ready")!;
+    Object.assign(ready, { status: "True", reason: "ReconciliationSucceeded", message: "Applied revision: main@sha1:1", lastTransitionTime: "2026-11-21T12:01:30Z" });
+    const reparsed = changed.map((r) => (r === apps ? { ...r, health: "ready" as const, readyStatus: "True", readyReason: "ReconciliationSucceeded", readyMessage: "Applied revision: main@sha1:1" } : r));
+    const removed = reparsed.find((r) => r.name !== "apps")!;
+    const third = await poll(clusterId, reparsed.filter((r) => r !== removed), "2026-11-21T12:02:00.000Z");
+    expect(third.transitions).toBe(2); // apps changed, the first object vanished
+    const { rows: history } = await db.pool().query(
+      `SELECT t.change, t.at, t.health, t."previousHealth", o.name FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId"
+        WHERE t.change <> 'created' ORDER BY t.id`,
+    );
+    expect(history).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "apps", change: "changed", health: "ready", previousHealth: "failing", at: new Date("2026-11-21T12:01:30Z") }),
+        expect.objectContaining({ name: removed.name, change: "deleted", at: new Date("2026-11-21T12:02:00Z") }),
+      ]),
+    );
+    const { rows: current } = await db.pool().query(`SELECT "deletedAt", "firstFailedAt", "lastReadyAt" FROM flux_object WHERE name = $1 AND kind = $2`, [apps.name, apps.kind]);
+    expect(current[0]).toMatchObject({ deletedAt: null, firstFailedAt: null, lastReadyAt: new Date("2026-11-21T12:01:30Z") });
+  });
+});
