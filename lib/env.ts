@@ -97,7 +97,9 @@ let cached: Env | undefined;
 /** Parsed settings. Throws a ConfigError whose message is one line naming every bad variable. */
 export function env(): Env {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+  // An empty value (`DATABASE_URL=` in a .env file) means "not set", not "invalid".
+  const present = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new ConfigError(`invalid configuration: ${problems}`);
