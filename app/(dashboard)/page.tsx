@@ -1,16 +1,45 @@
-// Fleet overview. (Minimal first version from the shell work; the triage work replaces it with the
-// full overview: per-cluster counts, versions, filters, live refresh.)
+// Fleet overview: every cluster with reachability and data age, counts per kind and health, versions.
+// Filters live in the query string; the table refreshes itself.
+import type { Metadata } from "next";
 import { connection } from "next/server";
-import { getFreshness } from "@/lib/db/queries/freshness";
+import { TriageFilterForm } from "@/app/_components/triage-filter-form.client";
+import { getFleet } from "@/lib/db/queries/fleet";
+import { CLUSTER_HEALTHS, parseFleetFilters, toQueryString } from "@/lib/fleet/filters";
 import { EmptyFleet } from "../_components/empty-fleet";
+import { FleetLive } from "./_fleet/fleet-live.client";
 
-export default async function FleetPage() {
+export const metadata: Metadata = { title: "Fleet" };
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function FleetPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
-  const freshness = await getFreshness();
+  const filters = parseFleetFilters(await searchParams);
+  const fleet = await getFleet(filters);
+  const noClusters = fleet.clusters.length === 0 && !Object.values(filters).some(Boolean);
   return (
     <>
       <h1 className="text-2xl font-semibold">Fleet</h1>
-      {freshness.clusters === 0 ? <EmptyFleet /> : <p className="mt-4">{freshness.clusters} clusters.</p>}
+      {noClusters ? (
+        <EmptyFleet />
+      ) : (
+        <>
+          <div className="mt-4">
+            <TriageFilterForm
+              action="/"
+              label="Filter clusters"
+              fields={[
+                { name: "env", label: "Environment", value: filters.env, options: fleet.facets.envs.map((v) => ({ value: v, label: v })) },
+                { name: "team", label: "Team", value: filters.team, options: fleet.facets.teams.map((v) => ({ value: v, label: v })) },
+                { name: "region", label: "Region", value: filters.region, options: fleet.facets.regions.map((v) => ({ value: v, label: v })) },
+                { name: "health", label: "Health", value: filters.health, options: CLUSTER_HEALTHS.map((v) => ({ value: v, label: v })) },
+                { name: "q", label: "Search", value: filters.q },
+              ]}
+            />
+          </div>
+          <FleetLive initial={fleet} queryString={toQueryString(filters)} />
+        </>
+      )}
     </>
   );
 }

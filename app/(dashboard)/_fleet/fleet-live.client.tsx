@@ -1,0 +1,142 @@
+"use client";
+
+// The fleet table, refreshed every 15 s from /api/fleet with the page's filters.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { HealthBadge } from "@/app/_components/health-badge";
+import { RelativeTime } from "@/app/_components/relative-time.client";
+import type { Fleet, FleetCluster, HealthCounts } from "@/lib/db/queries/fleet";
+import { queryKeys } from "@/lib/query-keys";
+
+const KIND_COLUMNS: Array<{ label: string; slugs: string[] }> = [
+  { label: "Kustomizations", slugs: ["kustomization"] },
+  { label: "HelmReleases", slugs: ["helmrelease"] },
+  { label: "Sources", slugs: ["gitrepository", "ocirepository", "helmrepository", "helmchart"] },
+];
+
+async function fetchFleet(queryString: string): Promise<Fleet> {
+  const res = await fetch(`/api/fleet${queryString}`, { cache: "no-store" });
+  if (!res.ok) throw new Error(`fleet: HTTP ${res.status}`);
+  return res.json();
+}
+
+function sum(counts: Record<string, HealthCounts>, slugs: string[]): HealthCounts {
+  const out = { ready: 0, failing: 0, progressing: 0, suspended: 0, stalled: 0, stale: 0, unknown: 0 } as HealthCounts;
+  for (const s of slugs) for (const [h, n] of Object.entries(counts[s] ?? {})) out[h as keyof HealthCounts] += n;
+  return out;
+}
+
+/** "12 ready · 2 failing · 1 stalled": non-zero counts, problems first, coloured and worded. */
+export function Counts({ counts }: { counts: HealthCounts }) {
+  const parts: Array<[keyof HealthCounts, string]> = [
+    ["failing", "text-health-failing font-semibold"],
+    ["stalled", "text-health-stalled font-semibold"],
+    ["stale", "text-health-stale"],
+    ["suspended", "text-health-suspended"],
+    ["progressing", "text-health-progressing"],
+    ["unknown", "text-health-unknown"],
+    ["ready", "text-health-ready dark:text-green-400"],
+  ];
+  const shown = parts.filter(([h]) => counts[h] > 0);
+  if (!shown.length) return <span className="text-zinc-500">–</span>;
+  return (
+    <span className="flex flex-wrap gap-x-2 text-xs">
+      {shown.map(([h, cls]) => (
+        <span key={h} className={cls} data-count={h}>
+          {counts[h]} {h}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function SupportNote({ c }: { c: FleetCluster }) {
+  const s = c.support;
+  if (!s?.versionStatus) return null;
+  if (s.versionStatus === "STANDARD_SUPPORT") {
+    const days = s.daysToEndOfStandardSupport;
+    return <span className={`block text-xs ${days != null && days <= 90 ? "text-health-stale" : "text-zinc-500"}`}>standard{days != null ? `, ${days} d left` : ""}</span>;
+  }
+  return <span className="block text-xs font-semibold text-health-failing">{s.versionStatus === "EXTENDED_SUPPORT" ? "extended support" : "unsupported"}</span>;
+}
+
+export function FleetLive({ initial, queryString }: { initial: Fleet; queryString: string }) {
+  const { data, isError } = useQuery({
+    queryKey: queryKeys.fleet(queryString),
+    queryFn: () => fetchFleet(queryString),
+    initialData: initial,
+    refetchInterval: 15_000,
+  });
+  const fleet = data ?? initial;
+  const s = fleet.summary;
+  return (
+    <>
+      <section aria-labelledby="fleet-summary" className="mt-4">
+        <h2 id="fleet-summary" className="sr-only">
+          Summary
+        </h2>
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-live="polite" data-testid="fleet-summary">
+          {[
+            ["Clusters", `${s.clusters}`, `${s.unreachable} unreachable`],
+            ["Failing", `${s.byHealth.failing}`, "objects"],
+            ["Stalled", `${s.byHealth.stalled}`, "objects"],
+            ["Stale / suspended", `${s.byHealth.stale} / ${s.byHealth.suspended}`, "objects"],
+          ].map(([label, value, note]) => (
+            <div key={label} className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
+              <dt className="text-xs text-zinc-600 dark:text-zinc-400">{label}</dt>
+              <dd className="text-2xl font-semibold tabular-nums">{value}</dd>
+              <dd className="text-xs text-zinc-500">{note}</dd>
+            </div>
+          ))}
+        </dl>
+        {isError ? <p className="mt-2 text-sm text-health-failing">Could not refresh; showing the last data.</p> : null}
+      </section>
+
+      <div className="mt-6 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+        <table className="w-full min-w-[56rem] text-left text-sm">
+          <caption className="sr-only">Clusters, worst first</caption>
+          <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+            <tr>
+              <th scope="col" className="px-3 py-2">Cluster</th>
+              <th scope="col" className="px-3 py-2">Reachability</th>
+              {KIND_COLUMNS.map((k) => (
+                <th key={k.label} scope="col" className="px-3 py-2">{k.label}</th>
+              ))}
+              <th scope="col" className="px-3 py-2">Kubernetes</th>
+              <th scope="col" className="px-3 py-2">Flux</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fleet.clusters.map((c) => (
+              <tr key={c.name} className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800" data-cluster={c.name}>
+                <th scope="row" className="px-3 py-2 font-medium">
+                  <Link href={c.url} className="text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
+                    {c.name}
+                  </Link>
+                  <span className="block text-xs font-normal text-zinc-500">{[c.env, c.team, c.region].filter(Boolean).join(" · ")}</span>
+                </th>
+                <td className="px-3 py-2">
+                  <HealthBadge health={c.reachability} />
+                  <span className="mt-1 block text-xs text-zinc-500">
+                    data <RelativeTime value={c.lastSuccessAt} />
+                  </span>
+                </td>
+                {KIND_COLUMNS.map((k) => (
+                  <td key={k.label} className="px-3 py-2">
+                    <Counts counts={sum(c.counts, k.slugs)} />
+                  </td>
+                ))}
+                <td className="px-3 py-2">
+                  <span className="font-mono text-xs">{c.eksVersion ? `EKS ${c.eksVersion}` : (c.kubernetesVersion ?? "–")}</span>
+                  <SupportNote c={c} />
+                </td>
+                <td className="px-3 py-2 font-mono text-xs">{c.fluxVersion ?? "–"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {fleet.clusters.length === 0 ? <p className="p-4 text-sm text-zinc-600">No cluster matches these filters.</p> : null}
+      </div>
+    </>
+  );
+}

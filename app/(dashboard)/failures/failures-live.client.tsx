@@ -1,0 +1,154 @@
+"use client";
+
+// Failure groups, root causes first with their followers nested, refreshed every 15 s.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { HealthBadge } from "@/app/_components/health-badge";
+import { RelativeTime } from "@/app/_components/relative-time.client";
+import type { Failures } from "@/lib/db/queries/failures";
+import type { FailureGroup } from "@/lib/fleet/failures";
+import { queryKeys } from "@/lib/query-keys";
+import { formatDuration } from "@/lib/time";
+
+const MEMBERS_SHOWN = 12;
+
+async function fetchFailures(queryString: string): Promise<Failures> {
+  const res = await fetch(`/api/failures${queryString}`, { cache: "no-store" });
+  if (!res.ok) throw new Error(`failures: HTTP ${res.status}`);
+  return res.json();
+}
+
+const seconds = (s: number | null) => (s == null ? "–" : formatDuration(s * 1000));
+
+function Members({ group }: { group: FailureGroup }) {
+  const rows = (list: FailureGroup["members"]) =>
+    list.map((m) => (
+      <tr key={m.url} className="border-t border-zinc-100 align-top dark:border-zinc-800">
+        <td className="px-2 py-1.5">
+          <Link href={`/clusters/${encodeURIComponent(m.cluster)}`} className="underline-offset-2 hover:underline">
+            {m.cluster}
+          </Link>
+        </td>
+        <th scope="row" className="px-2 py-1.5 font-normal">
+          {m.kind === "Cluster" ? (
+            <Link href={m.url} className="text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
+              cluster
+            </Link>
+          ) : (
+            <Link href={m.url} className="break-all text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
+              {m.namespace}/{m.name}
+            </Link>
+          )}
+          {m.health === "unknown" ? <span className="ml-2 text-xs text-zinc-500">(last known; cluster unreachable)</span> : null}
+        </th>
+        <td className="px-2 py-1.5 whitespace-nowrap">{seconds(m.failingForSeconds)}</td>
+        <td className="px-2 py-1.5">
+          {m.rootCause ? (
+            <Link href={m.rootCause.url} className="text-xs underline-offset-2 hover:underline">
+              waits on {m.rootCause.kind} {m.rootCause.namespace}/{m.rootCause.name}
+            </Link>
+          ) : null}
+        </td>
+      </tr>
+    ));
+  const head = group.members.slice(0, MEMBERS_SHOWN);
+  const rest = group.members.slice(MEMBERS_SHOWN);
+  const table = (body: React.ReactNode, caption: string) => (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="text-xs text-zinc-500">
+          <tr>
+            <th scope="col" className="px-2 py-1">Cluster</th>
+            <th scope="col" className="px-2 py-1">Object</th>
+            <th scope="col" className="px-2 py-1">Failing for</th>
+            <th scope="col" className="px-2 py-1">Root cause</th>
+          </tr>
+        </thead>
+        <tbody>{body}</tbody>
+      </table>
+    </div>
+  );
+  return (
+    <>
+      {table(rows(head), `Objects with this failure`)}
+      {rest.length ? (
+        <details className="mt-1">
+          <summary className="cursor-pointer text-sm text-sky-700 dark:text-sky-400">Show {rest.length} more</summary>
+          {table(rows(rest), `More objects with this failure`)}
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+function Group({ group, level }: { group: FailureGroup; level: number }) {
+  const Heading = level === 0 ? "h2" : "h3";
+  return (
+    <li
+      id={`group-${group.id}`}
+      data-testid="failure-group"
+      data-reason={group.reason}
+      data-cluster-count={group.clusterCount}
+      className={`rounded-lg border bg-white p-4 dark:bg-zinc-900 ${level === 0 ? "border-zinc-200 dark:border-zinc-800" : "border-dashed border-zinc-300 dark:border-zinc-700"}`}
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <HealthBadge health={group.problem} />
+        <Heading className="text-base font-semibold">
+          {group.kind} · {group.reason}
+        </Heading>
+        <span className="text-sm text-zinc-600 dark:text-zinc-400">
+          <strong className="tabular-nums">{group.clusterCount}</strong> {group.clusterCount === 1 ? "cluster" : "clusters"} ·{" "}
+          <span className="tabular-nums">{group.objectCount}</span> {group.objectCount === 1 ? "object" : "objects"}
+        </span>
+      </div>
+      <p className="mt-2 whitespace-pre-wrap break-words font-mono text-xs text-zinc-800 dark:text-zinc-200">{group.message || "(no message)"}</p>
+      <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+        First failed <RelativeTime value={group.firstFailedAt} /> · longest failing {seconds(group.longestFailingSeconds)}
+      </p>
+      <div className="mt-2">
+        <Members group={group} />
+      </div>
+      {group.followers.length ? (
+        <section aria-label={`Failures caused by ${group.kind} ${group.reason}`} className="mt-3 border-l-2 border-zinc-300 pl-3 dark:border-zinc-700">
+          <p className="mb-2 text-sm font-medium">Caused by this ({group.followers.length} {group.followers.length === 1 ? "group" : "groups"}):</p>
+          <ul className="space-y-3">
+            {group.followers.map((f) => (
+              <Group key={f.id} group={f} level={level + 1} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </li>
+  );
+}
+
+export function FailuresLive({ initial, queryString }: { initial: Failures; queryString: string }) {
+  const { data, isError } = useQuery({
+    queryKey: queryKeys.failures(queryString),
+    queryFn: () => fetchFailures(queryString),
+    initialData: initial,
+    refetchInterval: 15_000,
+  });
+  const f = data ?? initial;
+  return (
+    <>
+      <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="failures-totals">
+        {f.totals.groups === 0 ? (
+          "Nothing is failing. 🎉"
+        ) : (
+          <>
+            <strong>{f.totals.objects}</strong> failing {f.totals.objects === 1 ? "item" : "items"} in <strong>{f.totals.clusters}</strong>{" "}
+            {f.totals.clusters === 1 ? "cluster" : "clusters"}, {f.totals.groups} {f.totals.groups === 1 ? "cause" : "causes"}
+          </>
+        )}
+        {isError ? <span className="ml-2 text-health-failing">(cannot refresh; showing the last data)</span> : null}
+      </p>
+      <ul className="mt-4 space-y-4">
+        {f.groups.map((g) => (
+          <Group key={g.id} group={g} level={0} />
+        ))}
+      </ul>
+    </>
+  );
+}

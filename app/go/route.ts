@@ -1,0 +1,20 @@
+// GET /go?cluster&kind|customresource_kind&namespace|exported_namespace&name: alert labels → the
+// canonical URL with a 302. Ambiguous or unknown labels go to /go/results, which offers a choice or
+// answers 404 with the nearest matches.
+import { resolveGo } from "@/lib/db/queries/go";
+import { fromError } from "@/lib/http/response";
+
+export const dynamic = "force-dynamic";
+
+const redirect = (location: string) => new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
+
+export async function GET(request: Request) {
+  try {
+    const params = new URL(request.url).searchParams;
+    const { decision } = await resolveGo(params);
+    if (decision.type === "redirect") return redirect(decision.url);
+    return redirect(`/go/results?${params.toString()}`);
+  } catch (err) {
+    return fromError(err);
+  }
+}
