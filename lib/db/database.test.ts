@@ -15,7 +15,7 @@ const run = promisify(execFile);
 async function migrateScript(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !["DATABASE_URL", "CROWS_NEST_DATA_DIR", "EMBEDDED_PG_PORT"].includes(k)));
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { env: { ...clean, ...env }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { env: { ...clean, ...env } as NodeJS.ProcessEnv, timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
