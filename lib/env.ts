@@ -59,6 +59,8 @@ const schema = z.object({
   /** How often each cluster's EKS facts (node groups, add-ons, insights) are re-read. */
   COLLECTOR_EKS_INTERVAL_SECONDS: int(300, 1),
   RETENTION_DAYS: int(400, 1),
+  /** Read upstream chart versions through mirrors (air-gapped networks): "https://charts.jetstack.io=https://nexus.example/jetstack,...". */
+  UPSTREAM_MIRRORS: list,
 
   // --- security ---
   /** oidc in production; none only when the server listens on localhost. */
