@@ -88,7 +88,7 @@ export const MANAGED_ADDONS: readonly ManagedAddonInfo[] = [
       "1.30": ["v1.11.4-eksbuild.24", "v1.11.3-eksbuild.2"],
       "1.31": ["v1.11.4-eksbuild.24", "v1.11.3-eksbuild.2"],
       "1.32": ["v1.11.4-eksbuild.24", "v1.11.4-eksbuild.2"],
-      "1.33": ["v1.12.4-eksbuild.1", "v1.12.1-eksbuild.2"],
+      "1.33": ["v1.12.4-eksbuild.1", "v1.12.1-eksbuild.2", "v1.11.4-eksbuild.24"],
       "1.34": ["v1.12.4-eksbuild.1", "v1.12.3-eksbuild.1"],
       "1.35": ["v1.13.1-eksbuild.1", "v1.12.4-eksbuild.1"],
     },
