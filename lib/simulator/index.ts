@@ -10,6 +10,7 @@ import { startControlServer, type ControlTarget } from "./kube/control";
 import type { FaultSpec } from "./kube/faults";
 import { kubeconfigYaml } from "./kube/kubeconfig";
 import { FleetRuntime } from "./kube/runtime";
+import { createTestFleet } from "./kube/testing";
 
 export type { FaultSpec } from "./kube/faults";
 export { parseFaultArgument, parseFaultSpec } from "./kube/faults";
@@ -112,8 +113,12 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   let model = options.model;
   if (!model) {
     const fleet = await loadOptional<FleetModule>(new URL("./fleet/index.ts", import.meta.url).href);
-    if (!fleet) throw new Error("the fleet model (lib/simulator/fleet) is not available; pass options.model");
-    model = fleet.createFleetModel({ clusters: options.clusters ?? 12, objects: options.objects ?? 40, seed });
+    const clusters = options.clusters ?? 12;
+    const objects = options.objects ?? 40;
+    // Until the scenario fleet is in place, serve the small recorded fleet so clients have something to talk to.
+    model = fleet
+      ? fleet.createFleetModel({ clusters, objects, seed })
+      : createTestFleet({ spokes: Math.max(0, clusters - 1), extraKustomizations: objects });
   }
   const aws = options.aws === false ? undefined : await loadOptional<AwsModule>(new URL("./aws/index.ts", import.meta.url).href);
 
