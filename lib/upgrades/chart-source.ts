@@ -31,6 +31,8 @@ export interface ChartSource {
   oci: { registry: string; repository: string } | null;
   /** spec.insecure: plain HTTP to the registry. */
   insecure: boolean;
+  /** For HTTP repositories read through a mirror: where the index is fetched from. */
+  fetchUrl?: string;
 }
 
 export const sourceKey = (clusterId: number, kind: string, namespace: string, name: string) => `${clusterId}/${kind}/${namespace}/${name}`;

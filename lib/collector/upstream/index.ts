@@ -1,6 +1,9 @@
 // Latest upstream chart versions for the charts the fleet runs.
 //
-//   export async function refreshUpstreamVersions(ctx?: UpstreamContext): Promise<UpstreamRefreshSummary>
+//   export async function refreshUpstreamVersions(
+//     ctx?: UpstreamContext | pg.Pool,   // a pg.Pool (the collector's hook) is accepted and means "defaults"
+//     logger?: Logger,
+//   ): Promise<UpstreamRefreshSummary>
 //
 // Call it once per collector cycle (or on its own timer): it reads the (repository, chart) pairs in use
 // from flux_object (each HelmRelease resolved through its HelmRepository / OCIRepository in the same
@@ -8,10 +11,14 @@
 // index.yaml once (conditional on its ETag) and each OCI chart's tags, and writes chart_upstream.
 // A repository that cannot be read gets `error`/`errorAt` set and keeps what was last read: reported,
 // never guessed. It never throws for one repository; it throws only when the database fails.
+// UPSTREAM_MIRRORS ("<repository URL prefix>=<mirror URL prefix>,...") reads a repository through a mirror
+// (air-gapped networks); rows stay keyed by the URL the HelmRelease's source names.
+import type pg from "pg";
 import { getPrisma } from "../../db/client";
 import { env } from "../../env";
 import { logger as rootLogger, type Logger } from "../../logger";
-import { resolveChartSource, sourceKey, type ChartSource, type SourceObject } from "../../upgrades/chart-source";
+import { normaliseRepositoryUrl } from "../../upgrades/addon-matrix";
+import { parseOciUrl, resolveChartSource, sourceKey, type ChartSource, type SourceObject } from "../../upgrades/chart-source";
 import { newestVersion, sortNewestFirst } from "../../upgrades/versions";
 import { fetchHelmIndex, UpstreamError } from "./helm-index";
 import { chartVersionsFromTags, listOciTags } from "./oci-tags";
@@ -26,12 +33,39 @@ export interface UpstreamContext {
   timeoutMs?: number;
   /** Repositories fetched at once (default 4). */
   concurrency?: number;
-  /** Re-fetch a pair only when its last fetch is older than this (default 3600 s). */
+  /** Re-fetch a pair only when its last fetch is older than this (default 2700 s: the collector calls hourly). */
   maxAgeSeconds?: number;
   /** Retry a failing pair after this (default 600 s). */
   errorRetrySeconds?: number;
   /** Ignore ages and fetch everything in use (still conditional on ETags). */
   force?: boolean;
+  /** Repository URL prefix → mirror URL prefix (default: UPSTREAM_MIRRORS). */
+  mirrors?: Record<string, string>;
+}
+
+/** "a=b,c=d" entries (split at the first "=") → prefix map. */
+export function parseMirrors(entries: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of entries) {
+    const i = e.indexOf("=");
+    if (i > 0 && e.slice(i + 1).trim()) out[normaliseRepositoryUrl(e.slice(0, i))] = e.slice(i + 1).trim().replace(/\/+$/, "");
+  }
+  return out;
+}
+
+/** Where to read a chart source: through the longest matching mirror prefix, else as named. */
+export function throughMirror(source: ChartSource, mirrors: Record<string, string>): ChartSource {
+  const prefix = Object.keys(mirrors)
+    .filter((p) => source.repositoryUrl === p || source.repositoryUrl.startsWith(`${p}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (!prefix) return source;
+  const url = mirrors[prefix] + source.repositoryUrl.slice(prefix.length);
+  if (source.protocol === "http") return { ...source, fetchUrl: url };
+  // An OCI mirror may be named oci://host/path (TLS) or http(s)://host/path (http = plain-text registry).
+  const ref = parseOciUrl(url.replace(/^https?:\/\//, "oci://"));
+  if (!ref || !source.oci) return source;
+  const suffix = source.oci.repository.slice(parseOciUrl(source.repositoryUrl)?.repository.length ?? source.oci.repository.length);
+  return { ...source, oci: { registry: ref.registry, repository: `${ref.repository}${suffix}` }, insecure: url.startsWith("http://") || source.insecure };
 }
 
 export interface UpstreamRefreshSummary {
@@ -78,16 +112,22 @@ async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => 
   await Promise.all(workers);
 }
 
-export async function refreshUpstreamVersions(ctx: UpstreamContext = {}): Promise<UpstreamRefreshSummary> {
+function isPool(value: unknown): value is pg.Pool {
+  return !!value && typeof (value as pg.Pool).query === "function" && typeof (value as pg.Pool).connect === "function";
+}
+
+export async function refreshUpstreamVersions(ctxOrPool: UpstreamContext | pg.Pool = {}, logger?: Logger): Promise<UpstreamRefreshSummary> {
+  const ctx: UpstreamContext = isPool(ctxOrPool) ? { logger } : { logger, ...ctxOrPool };
   const prisma = ctx.prisma ?? getPrisma();
   const log = (ctx.logger ?? rootLogger).child({ component: "upstream" });
+  const mirrors = ctx.mirrors ?? parseMirrors(env().UPSTREAM_MIRRORS);
   const now = ctx.now ?? (() => new Date());
   const started = Date.now();
   const timeoutMs = ctx.timeoutMs ?? env().COLLECTOR_REQUEST_TIMEOUT_MS;
-  const maxAgeMs = (ctx.maxAgeSeconds ?? 3600) * 1000;
+  const maxAgeMs = (ctx.maxAgeSeconds ?? 2700) * 1000;
   const retryMs = (ctx.errorRetrySeconds ?? 600) * 1000;
 
-  const pairs = await listChartSourcesInUse(prisma);
+  const pairs = (await listChartSourcesInUse(prisma)).map((p) => throughMirror(p, mirrors));
   const existing = await prisma.chartUpstream.findMany();
   const known = new Map(existing.map((e) => [`${e.repositoryUrl}#${e.chartName}`, e]));
 
@@ -126,7 +166,7 @@ export async function refreshUpstreamVersions(ctx: UpstreamContext = {}): Promis
         // Conditional only when every chart wanted already has a row from the same index version.
         const rows = charts.map((c) => known.get(`${c.repositoryUrl}#${c.chart}`));
         const etag = rows.every((r) => r?.etag && r.etag === rows[0]?.etag && r.fetchedAt) ? rows[0]!.etag : null;
-        const result = await fetchHelmIndex(key, { etag, timeoutMs });
+        const result = await fetchHelmIndex(charts[0].fetchUrl ?? key, { etag, timeoutMs });
         if (result.status === "not-modified") {
           await prisma.chartUpstream.updateMany({ where: { repositoryUrl: key, chartName: { in: charts.map((c) => c.chart) } }, data: { fetchedAt: now(), error: null, errorAt: null } });
           summary.notModified += charts.length;

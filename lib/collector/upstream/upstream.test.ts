@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/lib/testing/db";
-import { refreshUpstreamVersions } from "./index";
+import { parseMirrors, refreshUpstreamVersions, throughMirror } from "./index";
 import { parseHelmIndex } from "./helm-index";
 import { chartVersionsFromTags, parseBearerChallenge } from "./oci-tags";
 
@@ -156,6 +156,30 @@ describe("refreshUpstreamVersions", () => {
     const s = await refreshUpstreamVersions({ timeoutMs: 5000, force: true });
     expect(s.errors.find((e) => e.repositoryUrl === deadUrl)?.error).toMatch(/ECONNREFUSED/);
     expect((await db.prisma().chartUpstream.findUnique({ where: { repositoryUrl_chartName: { repositoryUrl: deadUrl, chartName: "cert-manager" } } }))).toMatchObject({ latestVersion: null, versions: [] });
+  });
+});
+
+describe("mirrors", () => {
+  it("reads a repository through a mirror and keeps the row keyed by the original URL", async () => {
+    const c = await db.prisma().cluster.create({ data: { name: "airgapped" } });
+    await flux(c.id, "HelmRepository", "flux-system", "jetstack", { url: "https://charts.example.invalid/jetstack" });
+    await flux(c.id, "HelmRelease", "cert-manager", "cert-manager", { chartName: "cert-manager", chartVersion: "v1.18.2", sourceKind: "HelmRepository", sourceName: "jetstack", sourceNamespace: "flux-system" });
+    await flux(c.id, "OCIRepository", "podinfo", "podinfo", { url: "oci://registry.example.invalid/org/podinfo" });
+    await flux(c.id, "HelmRelease", "podinfo", "podinfo", { chartName: "podinfo", chartVersion: "6.8.0", sourceKind: "OCIRepository", sourceName: "podinfo", sourceNamespace: "podinfo" });
+    const mirrors = parseMirrors([`https://charts.example.invalid/jetstack=${base}/charts/`, `oci://registry.example.invalid=${base}`]);
+    const s = await refreshUpstreamVersions({ timeoutMs: 5000, mirrors });
+    expect(s.errors.filter((e) => e.repositoryUrl.includes("example.invalid"))).toEqual([]);
+    const r = await rows();
+    expect(r["https://charts.example.invalid/jetstack#cert-manager"]).toMatchObject({ latestVersion: "v1.20.0", error: null });
+    expect(r["oci://registry.example.invalid/org/podinfo#podinfo"]).toMatchObject({ latestVersion: "6.9.2+abc123", error: null });
+  });
+
+  it("longest prefix wins; unrelated repositories are untouched", () => {
+    const src = { repositoryUrl: "https://charts.example.com/a", chart: "x", protocol: "http" as const, oci: null, insecure: false };
+    const m = parseMirrors(["https://charts.example.com=https://m1", "https://charts.example.com/a=https://m2/a", "broken"]);
+    expect(throughMirror(src, m).fetchUrl).toBe("https://m2/a");
+    expect(throughMirror({ ...src, repositoryUrl: "https://charts.example.com/b" }, m).fetchUrl).toBe("https://m1/b");
+    expect(throughMirror({ ...src, repositoryUrl: "https://charts.example.community" }, m).fetchUrl).toBeUndefined();
   });
 });
 

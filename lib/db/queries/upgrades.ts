@@ -135,9 +135,10 @@ async function loadFacts(now: Date, onlyCluster?: string): Promise<Facts[]> {
     const nextAvailable = !!next && (versionInfo.has(next) || calendarEntry(next) !== null);
 
     const groups = nodeGroups.filter((g) => g.clusterId === c.id);
+    // The node group's Kubernetes version, not its release version (Bottlerocket numbers its own: 1.49.0-…).
     const kubelets: KubeletGroup[] = groups
-      .filter((g) => g.releaseVersion || g.version)
-      .map((g) => ({ source: g.name, version: (g.releaseVersion ?? g.version)!, nodes: g.desiredSize }));
+      .filter((g) => g.version)
+      .map((g) => ({ source: g.name, version: g.version!, nodes: g.desiredSize }));
     const covered = new Set(kubelets.map((k) => kubernetesMinor(k.version)));
     // Nodes outside managed node groups (self-managed, Karpenter) show up only in the kubelet counts.
     for (const k of kubeletGroupsFromCounts(c.kubeletVersions)) if (!covered.has(kubernetesMinor(k.version))) kubelets.push(k);
