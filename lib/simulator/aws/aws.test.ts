@@ -41,7 +41,7 @@ const staticCredentials = { accessKeyId: STATIC_USER.accessKeyId, secretAccessKe
 let outDir: string;
 let servers: AwsServers;
 let requestHandler: { httpsAgent: Agent };
-const eks = (region: string, credentials: ConstructorParameters<typeof EKSClient>[0]["credentials"] = staticCredentials) =>
+const eks = (region: string, credentials: NonNullable<ConstructorParameters<typeof EKSClient>[0]>["credentials"] = staticCredentials) =>
   new EKSClient({ endpoint: servers.eksEndpoint, region, credentials, requestHandler, maxAttempts: 1 });
 
 beforeAll(async () => {
