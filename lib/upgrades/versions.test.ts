@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   compareVersions,
+  controlPlaneMinor,
   isRange,
   kubernetesMinor,
   minorsBehind,
@@ -55,6 +56,15 @@ describe("Kubernetes minors", () => {
     ["nope", null],
   ])("kubernetesMinor(%s) = %s", (text, expected) => {
     expect(kubernetesMinor(text)).toBe(expected);
+  });
+  it.each([
+    ["1.34", "v1.35.2-eks-1d7b9f3", "1.35"], // the API server moved first
+    ["1.35", "v1.34.4-eks-c8e2a41", "1.35"],
+    [null, "v1.33.7-eks-3025e55", "1.33"],
+    ["1.31", null, "1.31"],
+    [null, null, null],
+  ])("controlPlaneMinor(%j, %j) = %j", (eks, server, expected) => {
+    expect(controlPlaneMinor(eks, server)).toBe(expected);
   });
   it("next minor and distance", () => {
     expect(nextMinor("v1.33.4-eks-1")).toBe("1.34");

@@ -91,6 +91,17 @@ export function minorNumber(text: string | null | undefined): number | null {
   return p ? p.minor : null;
 }
 
+/**
+ * The control plane's minor from the two places it is read: the EKS API (eksVersion, polled every few
+ * minutes) and the API server (gitVersion, polled every cycle). Versions only go up, so the newer one is
+ * the fresher reading.
+ */
+export function controlPlaneMinor(eksVersion: string | null | undefined, serverVersion: string | null | undefined): string | null {
+  const [a, b] = [kubernetesMinor(eksVersion), kubernetesMinor(serverVersion)];
+  if (!a || !b) return a ?? b;
+  return compareVersions(a, b) >= 0 ? a : b;
+}
+
 /** The next minor: EKS control planes move one minor at a time. */
 export function nextMinor(version: string): string {
   const p = parseVersion(version);

@@ -120,7 +120,9 @@ export async function refreshUpstreamVersions(ctxOrPool: UpstreamContext | pg.Po
   const ctx: UpstreamContext = isPool(ctxOrPool) ? { logger } : { logger, ...ctxOrPool };
   const prisma = ctx.prisma ?? getPrisma();
   const log = (ctx.logger ?? rootLogger).child({ component: "upstream" });
-  const mirrors = ctx.mirrors ?? parseMirrors(env().UPSTREAM_MIRRORS);
+  const mirrors = ctx.mirrors
+    ? Object.fromEntries(Object.entries(ctx.mirrors).map(([from, to]) => [normaliseRepositoryUrl(from), to.replace(/\/+$/, "")]))
+    : parseMirrors(env().UPSTREAM_MIRRORS);
   const now = ctx.now ?? (() => new Date());
   const started = Date.now();
   const timeoutMs = ctx.timeoutMs ?? env().COLLECTOR_REQUEST_TIMEOUT_MS;

@@ -7,7 +7,7 @@ import { newestVersion } from "../../upgrades/versions";
 import { toCatalogVersions } from "../../upgrades/managed-addons";
 import { releaseVersionAt, versionAt, type VersionChange } from "../../upgrades/timeline";
 import { STANDINGS, type Standing } from "../../upgrades/standing";
-import { kubernetesMinor } from "../../upgrades/versions";
+import { controlPlaneMinor, kubernetesMinor } from "../../upgrades/versions";
 import { clusterPath } from "../../fleet/urls";
 import { getPrisma } from "../client";
 import { iso } from "./shared";
@@ -150,12 +150,15 @@ export async function getAddonMatrix(options: { at?: Date; now?: Date } = {}): P
     prisma.managedAddon.findMany({ where: { clusterId: { in: ids }, ...(at ? {} : { deletedAt: null }) }, orderBy: { name: "asc" } }),
     prisma.addonVersionCatalog.findMany(),
     at
-      ? prisma.clusterVersionChange.findMany({ where: { clusterId: { in: ids }, component: { in: ["kubernetes", "addon", "flux"] } }, orderBy: { at: "asc" } })
+      ? prisma.clusterVersionChange.findMany({ where: { clusterId: { in: ids }, component: { in: ["kubernetes", "eks", "addon", "flux"] } }, orderBy: { at: "asc" } })
       : Promise.resolve([]),
   ]);
 
+  // "kubernetes" also takes the EKS control-plane changes ("eks"): the same version seen two ways.
   const changesOf = (clusterId: number, component: string, subject = ""): VersionChange[] =>
-    changes.filter((c) => c.clusterId === clusterId && c.component === component && c.subject === subject).map((c) => ({ at: c.at, from: c.fromVersion, to: c.toVersion }));
+    changes
+      .filter((c) => c.clusterId === clusterId && (c.component === component || (component === "kubernetes" && c.component === "eks")) && c.subject === subject)
+      .map((c) => ({ at: c.at, from: c.fromVersion, to: c.toVersion }));
   const then = <T extends string | null>(clusterId: number, component: string, current: T, subject = ""): string | null =>
     at ? versionAt(changesOf(clusterId, component, subject), current, at) : current;
 
@@ -165,7 +168,7 @@ export async function getAddonMatrix(options: { at?: Date; now?: Date } = {}): P
     env: c.env,
     team: c.team,
     region: c.region,
-    kubernetesVersion: kubernetesMinor(then(c.id, "kubernetes", c.eksVersion ?? c.kubernetesVersion)),
+    kubernetesVersion: kubernetesMinor(then(c.id, "kubernetes", controlPlaneMinor(c.eksVersion, c.kubernetesVersion))),
   }));
   const minorOf = new Map(clusterRows.map((c, i) => [c.id, clusters[i].kubernetesVersion]));
 

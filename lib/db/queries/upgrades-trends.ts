@@ -4,6 +4,7 @@
 import { upstreamKey } from "../../upgrades/addon-matrix";
 import { resolveChartSource, sourceKey, type SourceObject } from "../../upgrades/chart-source";
 import type { ClusterVersionInfo } from "../../upgrades/support";
+import { controlPlaneMinor } from "../../upgrades/versions";
 import { trendSeries, type TrendPoint, type TrendRelease } from "../../upgrades/timeline";
 import { getPrisma } from "../client";
 
@@ -29,7 +30,8 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
 
   const [clusters, changes, releases, sourceRows, upstream, versions, firstChange] = await Promise.all([
     prisma.cluster.findMany({ select: { id: true, name: true, firstSeenAt: true, goneAt: true, kubernetesVersion: true, eksVersion: true } }),
-    prisma.clusterVersionChange.findMany({ where: { component: "kubernetes" }, orderBy: { at: "asc" } }),
+    // The API server's version (kubernetes) and the EKS control-plane version (eks) tell the same story.
+    prisma.clusterVersionChange.findMany({ where: { component: { in: ["kubernetes", "eks"] } }, orderBy: { at: "asc" } }),
     prisma.fluxObject.findMany({
       where: { kind: "HelmRelease", OR: [{ deletedAt: null }, { deletedAt: { gte: from } }] },
       select: { id: true, clusterId: true, namespace: true, chartName: true, chartVersion: true, appliedRevision: true, sourceKind: true, sourceName: true, sourceNamespace: true, firstSeenAt: true, deletedAt: true },
@@ -66,7 +68,7 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
       name: c.name,
       firstSeenAt: c.firstSeenAt,
       goneAt: c.goneAt,
-      currentVersion: c.eksVersion ?? c.kubernetesVersion,
+      currentVersion: controlPlaneMinor(c.eksVersion, c.kubernetesVersion),
       changes: changes.filter((x) => x.clusterId === c.id).map((x) => ({ at: x.at, from: x.fromVersion, to: x.toVersion })),
     })),
     releases: trendReleases,

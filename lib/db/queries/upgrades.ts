@@ -18,7 +18,7 @@ import {
   type FleetCost,
   type SupportInfo,
 } from "../../upgrades/support";
-import { kubernetesMinor, nextMinor } from "../../upgrades/versions";
+import { controlPlaneMinor, kubernetesMinor, nextMinor } from "../../upgrades/versions";
 import { clusterReachability, isReachable, type Reachability } from "../../fleet/status";
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { getPool, getPrisma } from "../client";
@@ -129,7 +129,7 @@ async function loadFacts(now: Date, onlyCluster?: string): Promise<Facts[]> {
 
   return clusters.map((c) => {
     const reachability = clusterReachability(c);
-    const version = kubernetesMinor(c.eksVersion ?? c.kubernetesVersion);
+    const version = controlPlaneMinor(c.eksVersion, c.kubernetesVersion);
     const support = supportInfo(version, version ? versionInfo.get(version) : null, now);
     const next = version ? nextMinor(version) : null;
     const nextAvailable = !!next && (versionInfo.has(next) || calendarEntry(next) !== null);
