@@ -3,14 +3,15 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { FleetModel, TokenCheck } from "./contract";
+import { startAwsServers, verifyEksToken, type AwsServers } from "./aws/index";
+import type { FleetModel } from "./contract";
+import { createFleetModel } from "./fleet/index";
 import { createSimClock, type SimClock } from "./clock";
 import { loadOrCreateClusterTls } from "./tls";
 import { startControlServer, type ControlTarget } from "./kube/control";
 import type { FaultSpec } from "./kube/faults";
 import { kubeconfigYaml } from "./kube/kubeconfig";
 import { FleetRuntime } from "./kube/runtime";
-import { createTestFleet } from "./kube/testing";
 
 export type { FaultSpec } from "./kube/faults";
 export { parseFaultArgument, parseFaultSpec } from "./kube/faults";
@@ -64,34 +65,6 @@ export interface RunningSimulator {
   stop(): Promise<void>;
 }
 
-interface AwsServers {
-  eksEndpoint: string;
-  stsEndpoint: string;
-  caPem: string;
-  env: Record<string, string>;
-  stop(): Promise<void>;
-}
-
-interface AwsModule {
-  startAwsServers(args: { model: FleetModel; runtime: FleetRuntime; clock: SimClock; outDir: string }): Promise<AwsServers>;
-  verifyEksToken(token: string, clusterName: string, nowMs: number): TokenCheck;
-}
-
-interface FleetModule {
-  createFleetModel(args: { clusters: number; objects: number; seed: number }): FleetModel;
-}
-
-// The fleet model and the AWS endpoints live beside this module; loaded lazily so the Kubernetes side
-// can run (and be tested) with any model.
-async function loadOptional<T>(specifier: string): Promise<T | undefined> {
-  try {
-    return (await import(/* @vite-ignore */ specifier)) as T;
-  } catch (error) {
-    if ((error as { code?: string }).code === "ERR_MODULE_NOT_FOUND" || /Cannot find module|Failed to load/.test(String(error))) return undefined;
-    throw error;
-  }
-}
-
 function readJsonFile<T>(path: string): T | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as T) : undefined;
 }
@@ -110,19 +83,12 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   mkdirSync(outDir, { recursive: true });
   const seed = options.seed ?? 1;
 
-  let model = options.model;
-  if (!model) {
-    const fleet = await loadOptional<FleetModule>(new URL("./fleet/index.ts", import.meta.url).href);
-    const clusters = options.clusters ?? 12;
-    const objects = options.objects ?? 40;
-    // Until the scenario fleet is in place, serve the small recorded fleet so clients have something to talk to.
-    model = fleet
-      ? fleet.createFleetModel({ clusters, objects, seed })
-      : createTestFleet({ spokes: Math.max(0, clusters - 1), extraKustomizations: objects });
-  }
-  const aws = options.aws === false ? undefined : await loadOptional<AwsModule>(new URL("./aws/index.ts", import.meta.url).href);
-
   const clock = createSimClock({ speed: options.speed ?? 1 });
+  // The scenario timeline starts when the simulated clock does.
+  const model =
+    options.model ??
+    createFleetModel({ clusters: options.clusters ?? 12, objects: options.objects ?? 40, seed, epoch: clock.now() });
+  const withAws = options.aws !== false && model.clusters.some((cluster) => cluster.eks);
   const tls = loadOrCreateClusterTls(outDir, model.clusters.map((cluster) => cluster.name));
   const tokens = loadOrCreateTokens(outDir);
   const portsPath = join(outDir, "ports.json");
@@ -133,7 +99,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     clock,
     tls,
     tokens,
-    verifyEksToken: aws?.verifyEksToken,
+    verifyEksToken: withAws ? verifyEksToken : undefined,
     ports: storedPorts.clusters,
     faults: options.faults,
     tickMs: options.tickMs,
@@ -145,8 +111,8 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   await runtime.listen();
 
   let awsServers: AwsServers | undefined;
-  if (aws && model.clusters.some((cluster) => cluster.eks)) {
-    awsServers = await aws.startAwsServers({ model, runtime, clock, outDir });
+  if (withAws) {
+    awsServers = await startAwsServers({ model, runtime, clock, outDir });
     runtime.stsEndpoint = awsServers.stsEndpoint;
   }
   runtime.start();

@@ -4,7 +4,7 @@
 // way every EKS cluster has its own CA. Certificates are assembled in DER by hand (a few ASN.1 shapes)
 // and signed with node:crypto: this is synchronous and takes well under a millisecond per certificate, so
 // a thousand clusters start in about a second without any dependency.
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { createHash, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -35,8 +35,12 @@ const octetString = (content: Buffer) => tlv(0x04, content);
 const bitString = (content: Buffer, unusedBits = 0) => tlv(0x03, Buffer.from([unusedBits]), content);
 const derTrue = () => tlv(0x01, Buffer.from([0xff]));
 
+/** DER INTEGER: minimal (no leading zero bytes) and positive (a zero byte before a set high bit). */
 function positiveInteger(bytes: Buffer): Buffer {
-  const content = bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes;
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = bytes.subarray(start);
+  const content = minimal[0] & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal;
   return tlv(0x02, content);
 }
 
@@ -148,6 +152,15 @@ export function createClusterTls(clusterName: string, now = new Date()): Cluster
   };
 }
 
+function isUsable(tls: ClusterTls): boolean {
+  try {
+    const certificate = new X509Certificate(tls.certPem);
+    return certificate.checkIssued(new X509Certificate(tls.caPem)) && Date.parse(certificate.validTo) > Date.now();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Loads the CAs kept in `outDir/tls.json` and creates the missing ones, so a restarted simulator keeps
  * every kubeconfig it wrote valid. The file holds private keys: mode 0600.
@@ -159,7 +172,8 @@ export function loadOrCreateClusterTls(outDir: string, clusterNames: string[]): 
   const result = new Map<string, ClusterTls>();
   let created = 0;
   for (const name of clusterNames) {
-    let tls = stored[name];
+    let tls: ClusterTls | undefined = stored[name];
+    if (tls && !isUsable(tls)) tls = undefined;
     if (!tls) {
       tls = createClusterTls(name);
       stored[name] = tls;

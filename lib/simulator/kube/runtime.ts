@@ -154,7 +154,9 @@ export class FleetRuntime implements RuntimeInfo {
 
   private async applyReachability(now: number) {
     for (const handle of this.clusters.values()) {
-      const down = handle.manualFaults.unreachable === true || this.options.model.conditionsAt(handle.cluster.name, now).unreachable;
+      const conditions = this.options.model.conditionsAt(handle.cluster.name, now);
+      handle.server.gitVersion = conditions.gitVersion ?? handle.cluster.gitVersion;
+      const down = handle.manualFaults.unreachable === true || conditions.unreachable;
       if (down === handle.server.isReachable) await handle.server.setReachable(!down);
     }
   }

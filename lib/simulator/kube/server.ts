@@ -67,6 +67,8 @@ export class KubeApiServer {
   readonly server: Server;
   port = 0;
   private faults: FaultSpec = {};
+  /** /version moves when the model upgrades the control plane. */
+  gitVersion: string;
   private random: () => number;
   private sockets = new Set<Socket>();
   private listening = false;
@@ -75,6 +77,7 @@ export class KubeApiServer {
   private priorityLevelUid = randomUUID();
 
   constructor(private readonly options: ApiServerOptions) {
+    this.gitVersion = options.cluster.gitVersion;
     this.random = seededRandom(hashSeed(options.cluster.name, options.seed));
     this.server = createServer({ key: options.tls.keyPem, cert: options.tls.certPem }, (request, response) => {
       this.handle(request, response).catch((error) => this.fail(response, error));
@@ -392,7 +395,7 @@ export class KubeApiServer {
   // --- discovery -----------------------------------------------------------------------------------
 
   private versionJson(): string {
-    const gitVersion = this.options.cluster.gitVersion;
+    const gitVersion = this.gitVersion;
     const match = /^v(\d+)\.(\d+)/.exec(gitVersion);
     return JSON.stringify({
       major: match?.[1] ?? "1",
