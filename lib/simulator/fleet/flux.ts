@@ -1,7 +1,7 @@
 // Builders for Flux objects and their Events, shaped like the served CRD versions
 // (Kustomization v1, HelmRelease v2, GitRepository/OCIRepository/HelmRepository/HelmChart v1).
 import type { KubeObject } from "../contract";
-import { goDuration, hex, iso, podSuffix, uuid } from "./random";
+import { goDuration, hex, iso, podSuffix, unit, uuid } from "./random";
 
 export const FLUX_NS = "flux-system";
 export const KS_API = "kustomize.toolkit.fluxcd.io/v1";
@@ -67,6 +67,12 @@ export function appliedBy(kustomization: string, namespace = FLUX_NS): Record<st
 }
 
 export const gitRevision = (branch: string, sha: string) => `${branch}@sha1:${sha}`;
+
+/** time.RFC3339Nano as the flux CLI writes reconcile requests, e.g. 2026-11-21T19:02:11.482913004Z */
+export function rfc3339Nano(ms: number, label: string): string {
+  const nanos = String(Math.floor(unit(`nanos:${label}:${ms}`) * 1e9)).padStart(9, "0").replace(/0+$/, "");
+  return `${iso(ms).slice(0, 19)}${nanos ? `.${nanos}` : ""}Z`;
+}
 
 function artifactUrl(kind: string, namespace: string, name: string, file: string): string {
   return `http://source-controller.${FLUX_NS}.svc.cluster.local./${kind}/${namespace}/${name}/${file}`;
@@ -308,6 +314,8 @@ export interface KustomizationInput {
   kubeConfigSecret?: { name: string; key?: string };
   targetNamespace?: string;
   labels?: Record<string, string>;
+  /** a `flux reconcile` request the controller has handled (annotation + status.lastHandledReconcileAt) */
+  reconcileRequestedAt?: number;
   conditions: Condition[];
   lastAppliedRevision?: string;
   lastAttemptedRevision?: string;
@@ -356,12 +364,19 @@ export function kustomization(input: KustomizationInput): KubeObject {
   if (input.inventory.length) status.inventory = { entries: input.inventory };
   if (input.lastAppliedRevision) status.lastAppliedRevision = input.lastAppliedRevision;
   if (input.lastAttemptedRevision) status.lastAttemptedRevision = input.lastAttemptedRevision;
+  let annotations: Record<string, string> | undefined;
+  if (input.reconcileRequestedAt !== undefined) {
+    const requestedAt = rfc3339Nano(input.reconcileRequestedAt, `${input.id.cluster}:${input.name}`);
+    annotations = { "reconcile.fluxcd.io/requestedAt": requestedAt };
+    status.lastHandledReconcileAt = requestedAt;
+  }
   return {
     apiVersion: KS_API,
     kind: "Kustomization",
     metadata: meta(input.id, "Kustomization", input.namespace ?? FLUX_NS, input.name, {
       generation: input.generation,
       labels: input.labels,
+      annotations,
     }),
     spec,
     status,

@@ -322,6 +322,7 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
       sourceRef: { kind: "GitRepository", name: "flux-system" },
       generation: 1,
       conditions: readyConditions(infraRev, infraFetched, 1, false, 0),
+      reconcileRequestedAt: infraFetched - 4 * MINUTE,
       lastAppliedRevision: infraRev,
       lastAttemptedRevision: infraRev,
       inventory: fluxSystemInventory,

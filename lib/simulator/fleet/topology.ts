@@ -72,7 +72,7 @@ export const ROLE_INDEX = {
 } as const;
 
 /** Spokes only a labelled kubeconfig Secret in the hub leads to, and spokes only the EKS API knows. */
-export const isLabelOnlySpoke = (index: number) => index % 20 === 5;
+export const isLabelOnlySpoke = (index: number) => index % 10 === 5;
 export const isEksOnlySpoke = (index: number) => index % 20 === 9;
 
 /** Spokes whose `apps` Kustomization deploys the component the bad commit breaks. */
