@@ -1,7 +1,7 @@
 // One simulated cluster's Kubernetes API server over HTTPS: discovery, list/get/watch, patch/update/
 // create/delete, the status subresource, bearer-token auth and fault injection. Status bodies and list
 // shapes follow recorded kube-apiserver responses.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -441,6 +441,7 @@ export class KubeApiServer {
       };
       if (type.shortNames) main.shortNames = type.shortNames;
       if (type.categories) main.categories = type.categories;
+      main.storageVersionHash = createHash("sha256").update(`${type.group}/${type.version}/${type.kind}`).digest().subarray(0, 8).toString("base64");
       const status = { name: `${type.plural}/status`, singularName: "", namespaced: type.namespaced, kind: type.kind, verbs: ["get", "patch", "update"] };
       return type.hasStatus ? [main, status] : [main];
     });
