@@ -358,7 +358,7 @@ export function insightsFor(model: SimFleet, spec: SpokeSpec, t: number): Insigh
     make(
       "EKS add-on version compatibility",
       "Checks version of installed EKS add-ons to ensure they are compatible with the next version of Kubernetes. ",
-      incompatible.length ? "ERROR" : "PASSING",
+      incompatible.length ? "WARNING" : "PASSING",
       incompatible.length
         ? "One or more EKS add-ons are not compatible with the next Kubernetes version."
         : "All installed EKS add-on versions are compatible with next Kubernetes version.",

@@ -98,6 +98,18 @@ describe("fleet model", () => {
     }
   });
 
+  it("keeps the documented windows of the default fleet", () => {
+    const fleet = createFleetModel({ clusters: 12, objects: 40, seed: 99, epoch: EPOCH });
+    expect(fleet.facts.badCommit.clusters).toEqual(["staging-use1-002", "staging-usw2-006", "staging-use1-010"]);
+    expect(fleet.facts.extendedSupport?.cluster).toBe("prod-apse2-007");
+    const appsReady = (cluster: string, rel: number) =>
+      ready(find(fleet.objectsAt(cluster, at(rel), runtime), "Kustomization", "flux-system", "apps"))?.status;
+    for (const rel of [5 * MIN, 6 * MIN + 9_000, 9 * MIN, 15 * MIN + 9_000]) {
+      for (const cluster of fleet.facts.badCommit.clusters) expect(appsReady(cluster, rel), `${cluster} at ${rel}`).toBe("False");
+    }
+    for (const cluster of fleet.facts.badCommit.clusters) expect(appsReady(cluster, 16 * MIN + 15_000)).toBe("True");
+  });
+
   it("retries a failing HelmRelease upgrade and stalls after three attempts", () => {
     const { cluster, namespace, name } = model.facts.helmUpgradeStall!;
     const hr = (rel: number) => find(model.objectsAt(cluster, at(rel), runtime), "HelmRelease", namespace, name)!;

@@ -592,13 +592,14 @@ function bootstrapKustomization(
   const name = `bootstrap-${spec.name}`;
   const appliedAt = fetchedAt + 30 * SECOND + Math.floor(unit(`boot:${spec.name}`) * 60 * SECOND);
   let failure: { since: number; message: string } | undefined;
-  if (spec.roles.includes("unreachable") && rel >= TIMELINE.unreachableFrom && rel < TIMELINE.unreachableUntil) {
+  const failingFrom = TIMELINE.unreachableFrom + 20 * SECOND;
+  const failingUntil = TIMELINE.unreachableUntil + 40 * SECOND;
+  if (spec.roles.includes("unreachable") && rel >= failingFrom && rel < failingUntil) {
     const hostPort = endpoint.replace(/^https:\/\//, "");
     failure = {
-      since: epoch + TIMELINE.unreachableFrom + 20 * SECOND,
+      since: epoch + failingFrom,
       message: `failed to get server groups: Get "${endpoint}/api?timeout=32s": dial tcp ${hostPort}: connect: connection refused`,
     };
-    if (rel < TIMELINE.unreachableFrom + 20 * SECOND) failure = undefined;
   }
   if (spec.roles.includes("expired-token")) {
     failure = {
@@ -606,8 +607,7 @@ function bootstrapKustomization(
       message: "failed to get server groups: the server has asked for the client to provide credentials",
     };
   }
-  const recoveredAt = spec.roles.includes("unreachable") && rel >= TIMELINE.unreachableUntil ? epoch + TIMELINE.unreachableUntil + 40 * SECOND : undefined;
-  const readyAt = recoveredAt && t >= recoveredAt ? recoveredAt : appliedAt;
+  const readyAt = spec.roles.includes("unreachable") && rel >= failingUntil ? epoch + failingUntil : appliedAt;
   const conditions = failure
     ? [
         condition("Reconciling", "True", "ProgressingWithRetry", `Detecting drift for revision ${infraRev} with a timeout of 5m0s`, failure.since, 1),
@@ -699,7 +699,6 @@ function monitoringAgent(id: ObjectIdentity, spec: SpokeSpec, ref: SecretRef, ep
 /** Hub-side change times (relative to t0) besides the rotation grid. */
 export const HUB_EVENT_TIMES = [
   TIMELINE.unreachableFrom + 20 * SECOND,
-  TIMELINE.unreachableUntil,
   TIMELINE.unreachableUntil + 40 * SECOND,
   TIMELINE.controlPlaneUpgradeStart,
   TIMELINE.controlPlaneUpgradeEnd,
