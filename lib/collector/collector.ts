@@ -16,11 +16,11 @@ import { kubeVersionChanges, listClusters, markGoneClusters, recordPollFailure, 
 import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEksSnapshot, writeEksVersions } from "../db/writes/eks";
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
-import { activeReplicas, finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
+import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, planObjectWrites, type KnownObject } from "./changes";
 import { connectCluster, setClusterClientResolver, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
-import { acquireLeases, GLOBAL_JOBS_LEASE, releaseLeases, renewLease } from "./leases";
+import { acquireLeases, GLOBAL_JOBS_LEASE, liveReplicas, releaseLeases, renewLease } from "./leases";
 import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
 
@@ -236,12 +236,11 @@ export class Collector {
   }
 
   private async takeLeases(clusters: ClusterRow[]): Promise<ClusterRow[]> {
-    const since = new Date(Date.now() - this.settings.intervalSeconds * 3000 - 60_000);
-    const replicas = Math.max(1, (await activeReplicas(this.db, since)).length);
+    const replicas = await liveReplicas(this.db, this.replica, this.leaseSeconds);
     const share = Math.ceil(clusters.length / replicas);
     const ids = clusters.map((c) => c.id);
     const heldNow = new Set(
-      (await this.db.query<{ clusterId: number }>(`SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now()`, [this.replica])).rows.map((r) => r.clusterId),
+      (await this.db.query<{ clusterId: number }>(`SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now() AND "clusterId" > 0`, [this.replica])).rows.map((r) => r.clusterId),
     );
     // Holding more than a fair share (a replica joined): give the excess back.
     const heldClusters = ids.filter((id) => heldNow.has(id));
@@ -285,6 +284,15 @@ export class Collector {
     const log = this.log.child({ cluster: cluster.name });
     const started = Date.now();
     const at = new Date();
+    log.debug({ event: "poll-start", replica: this.replica }, "poll start");
+    try {
+      return await this.pollClusterInner(cluster, log, started, at);
+    } finally {
+      log.debug({ event: "poll-end", replica: this.replica }, "poll end");
+    }
+  }
+
+  private async pollClusterInner(cluster: ClusterRow, log: Logger, started: number, at: Date): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
     let rowsWritten = 0;
     let historyRows = 0;
     let requests = 0;

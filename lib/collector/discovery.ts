@@ -303,7 +303,7 @@ export function mergeCandidates(candidates: Candidate[]): DiscoveredCluster[] {
       out.push({
         name: c.name,
         role: c.via === "hub" ? "hub" : "spoke",
-        accessPaths: [c.path],
+        accessPaths: usable(c.path) ? [c.path] : [],
         endpoint: c.endpoint,
         eksArn: c.eksArn,
         eksName: c.eksName,
@@ -316,7 +316,7 @@ export function mergeCandidates(candidates: Candidate[]): DiscoveredCluster[] {
       });
       continue;
     }
-    if (!match.accessPaths.some((p) => samePath(p, c.path))) match.accessPaths.push(c.path);
+    if (usable(c.path) && !match.accessPaths.some((p) => samePath(p, c.path))) match.accessPaths.push(c.path);
     match.endpoint ??= c.endpoint;
     match.eksArn ??= c.eksArn;
     match.eksName ??= c.eksName;
@@ -330,8 +330,11 @@ export function mergeCandidates(candidates: Candidate[]): DiscoveredCluster[] {
     }
   }
   // A hub-only secret ref with no secret and no provisioner names nothing useful; the hub keeps its name.
-  return out.filter((c) => c.accessPaths.some((p) => p.via === "hub" || p.via === "eks" || p.secretName));
+  return out.filter((c) => c.accessPaths.length > 0);
 }
+
+/** A secret path without a secret (a Crossplane resource that publishes none) leads nowhere. */
+const usable = (p: AccessPath) => p.via === "hub" || p.via === "eks" || !!p.secretName;
 
 const samePath = (a: AccessPath, b: AccessPath) =>
   a.via === b.via && a.secretNamespace === b.secretNamespace && a.secretName === b.secretName && a.region === b.region;

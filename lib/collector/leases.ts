@@ -5,8 +5,25 @@ import type pg from "pg";
 
 type Db = Pick<pg.Pool, "query">;
 
-/** Lease id for fleet-wide jobs (discovery writes, EKS catalogues, pruning): not a cluster id. */
+/** Lease id for fleet-wide jobs (EKS catalogues, pruning, upstream versions): not a cluster id. */
 export const GLOBAL_JOBS_LEASE = -1;
+
+/**
+ * Each running replica also holds a heartbeat lease below -1, derived from its name, so replicas can count
+ * each other: a replica that exits gives it back, a crashed one's expires like its cluster leases.
+ */
+export function heartbeatLeaseId(holder: string): number {
+  let h = 2166136261;
+  for (const ch of holder) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  return -2 - (h % 1_000_000_000);
+}
+
+/** Renews this replica's heartbeat and returns how many replicas are alive (itself included). */
+export async function liveReplicas(db: Db, holder: string, ttlSeconds: number): Promise<number> {
+  await acquireLeases(db, holder, [heartbeatLeaseId(holder)], ttlSeconds);
+  const { rows } = await db.query<{ n: string }>(`SELECT count(DISTINCT holder) AS n FROM collector_lease WHERE "clusterId" <= -2 AND "expiresAt" > now()`);
+  return Math.max(1, Number(rows[0].n));
+}
 
 /**
  * Takes or extends leases on `clusterIds` for `holder`; returns the ids now held. `maxNew` caps how many

@@ -1,0 +1,246 @@
+// End to end against the fleet simulator over real HTTPS (Kubernetes API servers, STS and EKS): the
+// collector runs as `npm run collector -- --once` would, in child processes, against this file's database.
+// What it stored is compared with what kubectl reads from the same simulated clusters.
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type RunningSimulator } from "../simulator/index";
+import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
+import { useTestDatabase } from "../testing/db";
+
+const run = promisify(execFile);
+const db = useTestDatabase();
+const MINUTE = 60_000;
+const KINDS = "kustomizations.kustomize.toolkit.fluxcd.io,helmreleases.helm.toolkit.fluxcd.io,gitrepositories.source.toolkit.fluxcd.io,ocirepositories.source.toolkit.fluxcd.io,helmrepositories.source.toolkit.fluxcd.io,helmcharts.source.toolkit.fluxcd.io";
+
+let sim: RunningSimulator;
+let fleet: SimFleet;
+let outDir: string;
+
+interface Served {
+  kind: string;
+  metadata: { namespace: string; name: string };
+  status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }>; lastAppliedRevision?: string; artifact?: { revision?: string } };
+}
+
+/** What kubectl sees in one cluster (admin token, independent of the collector's credentials). */
+async function kubectlObjects(cluster: string): Promise<Served[]> {
+  const { stdout } = await run("kubectl", ["--kubeconfig", sim.fleetKubeconfigPath, "--context", cluster, "--request-timeout=20s", "get", KINDS, "-A", "-o", "json"], {
+    maxBuffer: 64 * 1024 * 1024,
+    env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", HOME: outDir, KUBECACHEDIR: path.join(outDir, "kube-cache") },
+  });
+  return (JSON.parse(stdout) as { items: Served[] }).items;
+}
+
+/** Runs `collector --once` as its own process; returns its summary and log lines. */
+function collectOnce(extraEnv: Record<string, string> = {}): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
+    cwd: process.cwd(),
+    env: {
+      NODE_ENV: "test",
+      PATH: process.env.PATH ?? "",
+      HOME: outDir,
+      ...sim.awsEnv,
+      DATABASE_URL: db.url(),
+      KUBECONFIG: sim.hubKubeconfigPath,
+      COLLECTOR_METRICS_PORT: "0",
+      COLLECTOR_CONCURRENCY: "8",
+      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
+      LOG_LEVEL: "debug",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => {
+      const lines = out.split("\n").filter((l) => l.startsWith("{"));
+      const logs = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => "level" in l);
+      const summary = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => !("level" in l));
+      if (code !== 0 || !summary) reject(new Error(`collector exited ${code}: ${err.slice(-2000)} ${out.slice(-2000)}`));
+      else resolve({ summary, logs });
+    });
+  });
+}
+
+const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await db.pool().query(sql, params)).rows as T[];
+
+beforeAll(async () => {
+  outDir = mkdtempSync(path.join(os.tmpdir(), "crows-nest-collector-test-"));
+  fleet = createFleetModel({ clusters: 12, objects: 24, seed: 11 });
+  // Simulated time only moves when the test advances it, so "no change" really is no change.
+  sim = await startSimulator({ outDir, model: fleet, speed: 0 });
+}, 60_000);
+
+afterAll(async () => {
+  await sim?.stop();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+describe("collector against the fleet simulator", () => {
+  it("fills Postgres with every cluster and object the simulator serves, and records the expired token as such", async () => {
+    const { summary } = await collectOnce();
+    expect(summary.clusters).toBe(12);
+
+    const clusters = await q<{ name: string; role: string; lifecycle: string; lastErrorKind: string | null; lastSuccessAt: Date | null; objectCount: number }>(
+      `SELECT name, role, lifecycle, "lastErrorKind", "lastSuccessAt", "objectCount" FROM cluster ORDER BY name`,
+    );
+    expect(clusters.map((c) => c.name).sort()).toEqual(sim.clusters.map((c) => c.name).sort());
+    expect(clusters.every((c) => c.lifecycle === "active")).toBe(true);
+    expect(clusters.filter((c) => c.role === "hub").map((c) => c.name)).toEqual([sim.hubName]);
+
+    const expired = fleet.facts.expiredToken!.cluster;
+    for (const cluster of sim.clusters) {
+      const stored = await q<{ kind: string; namespace: string; name: string; readyStatus: string | null; readyReason: string | null; readyMessage: string | null; appliedRevision: string | null }>(
+        `SELECT o.kind, o.namespace, o.name, o."readyStatus", o."readyReason", o."readyMessage", o."appliedRevision"
+           FROM flux_object o JOIN cluster c ON c.id = o."clusterId" WHERE c.name = $1 AND o."deletedAt" IS NULL`,
+        [cluster.name],
+      );
+      const row = clusters.find((c) => c.name === cluster.name)!;
+      if (cluster.name === expired) {
+        expect(row.lastErrorKind).toBe("auth");
+        expect(row.lastSuccessAt).toBeNull();
+        expect(stored).toHaveLength(0);
+        continue;
+      }
+      expect(row.lastSuccessAt, cluster.name).not.toBeNull();
+      const served = await kubectlObjects(cluster.name);
+      expect(stored.length, cluster.name).toBe(served.length);
+      expect(row.objectCount).toBe(served.length);
+      // A sample of fields, object by object.
+      for (const s of served.filter((_, i) => i % 5 === 0)) {
+        const r = stored.find((o) => o.kind === s.kind && o.namespace === s.metadata.namespace && o.name === s.metadata.name);
+        expect(r, `${cluster.name} ${s.kind}/${s.metadata.namespace}/${s.metadata.name}`).toBeDefined();
+        const ready = s.status?.conditions?.find((c) => c.type === "Ready");
+        expect(r!.readyStatus).toBe(ready?.status ?? null);
+        expect(r!.readyReason).toBe(ready?.reason ?? null);
+        expect(r!.readyMessage).toBe(ready?.message ?? null);
+        if (s.kind === "Kustomization") expect(r!.appliedRevision).toBe(s.status?.lastAppliedRevision ?? null);
+        if (s.kind === "GitRepository") expect(r!.appliedRevision).toBe(s.status?.artifact?.revision ?? null);
+      }
+    }
+    // The Crossplane resources that provision spokes, with their conditions.
+    const provisioners = await q<{ kind: string; ready: string | null; synced: string | null }>(`SELECT kind, ready, synced FROM provisioning_resource`);
+    expect(new Set(provisioners.map((p) => p.kind))).toEqual(new Set(["Cluster", "ClusterAuth", "EKSCluster"]));
+  }, 180_000);
+
+  it("reaches an EKS-only spoke end to end through IRSA (web identity → STS → EKS API → presigned token)", async () => {
+    const eksOnly = fleet.facts.eksOnly[0];
+    expect(eksOnly).toBeDefined();
+    const [row] = await q<{ accessPaths: Array<{ via: string }>; eksArn: string | null; eksVersion: string | null; lastSuccessAt: Date | null; objectCount: number; region: string }>(
+      `SELECT "accessPaths", "eksArn", "eksVersion", "lastSuccessAt", "objectCount", region FROM cluster WHERE name = $1`,
+      [eksOnly],
+    );
+    expect(row.accessPaths.map((p) => p.via)).toEqual(["eks"]);
+    expect(row.eksArn).toMatch(new RegExp(`^arn:aws:eks:${row.region}:\\d{12}:cluster/${eksOnly}$`));
+    expect(row.lastSuccessAt).not.toBeNull();
+    expect(row.objectCount).toBe((await kubectlObjects(eksOnly)).length);
+    expect(row.eksVersion).toMatch(/^1\.\d+$/);
+    const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM node_group ng JOIN cluster c ON c.id = ng."clusterId" WHERE c.name = $1`, [eksOnly]);
+    expect(Number(n)).toBeGreaterThan(0);
+  });
+
+  it("adds no history and no object rows on a cycle where nothing changed", async () => {
+    const before = await q<{ n: string; u: Date }>(`SELECT count(*) AS n, max("updatedAt") AS u FROM flux_object_transition, flux_object`);
+    const [{ t0 }] = await q<{ t0: string }>(`SELECT count(*) AS t0 FROM flux_object_transition`);
+    const { summary } = await collectOnce();
+    const [{ t1 }] = await q<{ t1: string }>(`SELECT count(*) AS t1 FROM flux_object_transition`);
+    expect(Number(t1)).toBe(Number(t0));
+    expect(summary.historyRows).toBe(0);
+    void before;
+  }, 120_000);
+
+  it("records scenario changes as transitions at the time the object says, and an unreachable spoke as refused", async () => {
+    const [{ lastId }] = await q<{ lastId: string | null }>(`SELECT max(id)::text AS "lastId" FROM flux_object_transition`);
+    await sim.advance(5 * MINUTE);
+    await collectOnce();
+    const unreachable = fleet.facts.unreachable!.cluster;
+    const [down] = await q<{ lastErrorKind: string; lastErrorAt: Date; lastSuccessAt: Date }>(
+      `SELECT "lastErrorKind", "lastErrorAt", "lastSuccessAt" FROM cluster WHERE name = $1`,
+      [unreachable],
+    );
+    expect(down.lastErrorKind).toBe("refused");
+    expect(down.lastErrorAt.getTime()).toBeGreaterThan(down.lastSuccessAt.getTime());
+    // Its objects are kept (last known state), not deleted.
+    const [{ kept }] = await q<{ kept: string }>(
+      `SELECT count(*) AS kept FROM flux_object o JOIN cluster c ON c.id = o."clusterId" WHERE c.name = $1 AND o."deletedAt" IS NULL`,
+      [unreachable],
+    );
+    expect(Number(kept)).toBeGreaterThan(0);
+
+    const changes = await q<{ cluster: string; kind: string; namespace: string; name: string; at: Date; fields: string[]; health: string; previousHealth: string }>(
+      `SELECT c.name AS cluster, o.kind, o.namespace, o.name, t.at, t.fields, t.health, t."previousHealth"
+         FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId" JOIN cluster c ON c.id = t."clusterId"
+        WHERE t.id > $1 AND t.change = 'changed'`,
+      [lastId ?? 0],
+    );
+    const flips = changes.filter((c) => c.fields.includes("status"));
+    expect(flips.length).toBeGreaterThan(0);
+    // The bad commit broke `apps` on its spokes: it went from ready to failing.
+    const bad = fleet.facts.badCommit;
+    expect(flips.some((c) => c.name === bad.kustomization && bad.clusters.includes(c.cluster) && c.health === "failing")).toBe(true);
+    const byCluster = new Map<string, Served[]>();
+    for (const flip of flips) {
+      if (!byCluster.has(flip.cluster)) byCluster.set(flip.cluster, await kubectlObjects(flip.cluster));
+      const served = byCluster.get(flip.cluster)!.find((s) => s.kind === flip.kind && s.metadata.namespace === flip.namespace && s.metadata.name === flip.name)!;
+      const ready = served.status!.conditions!.find((c) => c.type === "Ready")!;
+      expect(flip.at.toISOString(), `${flip.cluster} ${flip.kind}/${flip.name}`).toBe(new Date(ready.lastTransitionTime!).toISOString());
+    }
+    const [{ failing }] = await q<{ failing: string }>(`SELECT count(*) AS failing FROM flux_object WHERE health = 'failing' AND "firstFailedAt" IS NULL`);
+    expect(Number(failing)).toBe(0);
+  }, 180_000);
+
+  it("records injected faults as such while every other cluster is still collected", async () => {
+    const victim = sim.clusters.find((c) => c.role === "spoke" && c.name !== fleet.facts.unreachable!.cluster && c.name !== fleet.facts.expiredToken!.cluster)!.name;
+    await sim.setFault(victim, { errorRate: 1 });
+    try {
+      const started = new Date();
+      await collectOnce();
+      const rows = await q<{ name: string; lastErrorKind: string | null; lastErrorAt: Date | null; lastSuccessAt: Date | null }>(
+        `SELECT name, "lastErrorKind", "lastErrorAt", "lastSuccessAt" FROM cluster`,
+      );
+      const hit = rows.find((r) => r.name === victim)!;
+      expect(hit.lastErrorKind).toBe("http");
+      expect(hit.lastErrorAt!.getTime()).toBeGreaterThanOrEqual(started.getTime());
+      const healthy = rows.filter((r) => ![victim, fleet.facts.unreachable!.cluster, fleet.facts.expiredToken!.cluster].includes(r.name));
+      expect(healthy.every((r) => r.lastSuccessAt && r.lastSuccessAt.getTime() >= started.getTime())).toBe(true);
+    } finally {
+      await sim.setFault(victim, {});
+    }
+  }, 180_000);
+
+  it("never lets two collector processes poll the same cluster at once", async () => {
+    const [a, b] = await Promise.all([collectOnce({ COLLECTOR_REPLICA_ID: "replica-a" }), collectOnce({ COLLECTOR_REPLICA_ID: "replica-b" })]);
+    const intervals = new Map<string, Array<{ replica: string; start: number; end: number }>>();
+    for (const { logs } of [a, b]) {
+      const open = new Map<string, number>();
+      for (const l of logs) {
+        const cluster = l.cluster as string | undefined;
+        if (!cluster) continue;
+        const t = Date.parse(l.time as string);
+        if (l.event === "poll-start") open.set(cluster, t);
+        if (l.event === "poll-end") {
+          const list = intervals.get(cluster) ?? [];
+          list.push({ replica: l.replica as string, start: open.get(cluster)!, end: t });
+          intervals.set(cluster, list);
+        }
+      }
+    }
+    expect(intervals.size).toBe(12);
+    for (const [cluster, list] of intervals) {
+      for (const x of list) {
+        for (const y of list) {
+          if (x.replica === y.replica) continue;
+          expect(x.end <= y.start || y.end <= x.start, `${cluster} polled by both replicas at once`).toBe(true);
+        }
+      }
+    }
+    expect(Number(a.summary.clusters) + Number(b.summary.clusters)).toBeGreaterThanOrEqual(12);
+  }, 180_000);
+});
