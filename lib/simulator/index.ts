@@ -58,6 +58,7 @@ export interface RunningSimulator {
   tokens: { admin: string; readOnly: string };
   clusters: SimulatedClusterInfo[];
   clock: SimClock;
+  model: FleetModel;
   runtime: FleetRuntime;
   /** Moves simulated time forward and re-syncs right away. */
   advance(ms: number): Promise<void>;
@@ -172,6 +173,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     tokens,
     clusters,
     clock,
+    model,
     runtime,
     advance,
     setFault: (cluster, spec) => runtime.setFaults(cluster, spec),
