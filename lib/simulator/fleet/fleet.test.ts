@@ -151,6 +151,26 @@ describe("fleet model", () => {
     expect(model.changedClusters(at(99_000), at(100_000))).toContain(model.facts.helmUpgradeStall!.cluster);
   });
 
+  it("never misses a change in random windows over the first two hours", () => {
+    const fleet = createFleetModel({ clusters: 12, objects: 30, seed: 5, epoch: EPOCH });
+    let state = 12345;
+    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
+    let quiet = 0;
+    for (let i = 0; i < 60; i++) {
+      const from = Math.floor(next() * 120 * MIN);
+      const to = from + 1 + Math.floor(next() * 40_000);
+      const changed = new Set(fleet.changedClusters(at(from), at(to)));
+      for (const cluster of fleet.clusters) {
+        if (changed.has(cluster.name)) continue;
+        quiet++;
+        expect(JSON.stringify(fleet.objectsAt(cluster.name, at(to), runtime)), `${cluster.name} in (${from}, ${to}]`).toBe(
+          JSON.stringify(fleet.objectsAt(cluster.name, at(from), runtime)),
+        );
+      }
+    }
+    expect(quiet).toBeGreaterThan(300);
+  });
+
   it("gives the hub the Crossplane objects and connection secrets the collector reads", () => {
     const hub = model.objectsAt("hub", at(2 * MIN), runtime);
     const managed = hub.filter((o) => ["Cluster", "ClusterAuth", "EKSCluster"].includes(o.kind));

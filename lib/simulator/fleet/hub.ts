@@ -619,8 +619,10 @@ function bootstrapKustomization(
     { revision: infraRev, status: "ReconciliationSucceeded", first: appliedAt, last: ticks > 0 ? lastGridPoint(failure ? failure.since : t, epoch, HUB_TICK) : appliedAt, total: 1 + ticks, durationMs: 2_400 },
   ];
   if (failure) {
-    const fticks = gridPointsIn(failure.since, t, epoch, 2 * MINUTE);
-    history.unshift({ revision: infraRev, status: "ReconciliationFailed", first: failure.since, last: failure.since + fticks * 2 * MINUTE, total: 1 + fticks, durationMs: 32_000 });
+    // Retries are recorded on the hub's reconcile grid, so the hub changes only on it.
+    const fticks = gridPointsIn(failure.since, t, epoch, HUB_TICK);
+    const last = fticks > 0 ? lastGridPoint(t, epoch, HUB_TICK) : failure.since;
+    history.unshift({ revision: infraRev, status: "ReconciliationFailed", first: failure.since, last, total: 1 + fticks, durationMs: 32_000 });
   }
   const ks = kustomization({
     id,
@@ -646,7 +648,8 @@ function bootstrapKustomization(
     labels: { ...appliedBy("clusters"), "crows-nest.io/cluster": spec.name },
   });
   if (failure) {
-    const last = failure.since + gridPointsIn(failure.since, t, epoch, 2 * MINUTE) * 2 * MINUTE;
+    const retries = gridPointsIn(failure.since, t, epoch, HUB_TICK);
+    const last = retries > 0 ? lastGridPoint(t, epoch, HUB_TICK) : failure.since;
     events.push(
       event({
         id,
@@ -657,7 +660,7 @@ function bootstrapKustomization(
         controller: "kustomize-controller",
         first: failure.since,
         last,
-        count: 1 + Math.round((last - failure.since) / (2 * MINUTE)),
+        count: 1 + retries,
         revision: infraRev,
       }),
     );

@@ -4,7 +4,7 @@
 import type { ClusterConditions, FleetModel, KubeObject, RuntimeInfo, SimCluster } from "../contract";
 import { HUB_ACCOUNT_ID } from "../aws/identities";
 import { HUB_EVENT_TIMES, connectionSecretOf, eksArn, hubObjects, hubSpec } from "./hub";
-import { planSpoke, spokeObjects, type SpokePlan } from "./spoke";
+import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
 import {
   APPS_COMMITS,
   HOUR,
@@ -112,30 +112,13 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     let times = eventTimes.get(spec.name);
     if (times) return times;
     times = [];
-    const delay = appsFetchDelay(spec.name);
-    const affected = isBadCommitSpoke(spec.index);
-    for (const c of APPS_COMMITS) {
-      const arrive = c.at + delay;
-      times.push(arrive, arrive + 3 * SECOND, arrive + TIMELINE.appsHealthPass, arrive + 30 * SECOND);
-      if (affected && c.broken) {
-        const failAt = arrive + TIMELINE.appsHealthTimeout;
-        // failure (plus jitter below 100 ms), its retries, and the event expiring an hour later
-        for (let k = 0; k < 8; k++) {
-          const at = failAt + k * (TIMELINE.appsHealthTimeout + 2 * MINUTE);
-          times.push(at, at + 100);
-        }
-      }
-    }
-    if (affected) {
-      const lastFix = APPS_COMMITS[APPS_COMMITS.length - 1].at + delay;
-      for (let m = 0; m <= 70; m += 1) times.push(lastFix + m * MINUTE);
-    }
+    times.push(...appsChangeTimes(spec.name, isBadCommitSpoke(spec.index)));
     if (spec.roles.includes("helm-upgrade-stall")) {
       for (let k = 1; k <= TIMELINE.helmMaxAttempts; k++) {
         const a = helmAttempt(k);
         times.push(a.start, a.fail);
       }
-      times.push(TIMELINE.helmUpgradeStart - 5 * SECOND, helmAttempt(TIMELINE.helmMaxAttempts).fail + HOUR + SECOND);
+      times.push(TIMELINE.helmUpgradeStart - 5 * SECOND, helmAttempt(TIMELINE.helmMaxAttempts).fail + HOUR + 1);
     }
     if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
     if (spec.roles.includes("scheduled-upgrade")) {
@@ -151,7 +134,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     if (gridPointsIn(from, to, phase, TIMELINE.reconcileTick) > 0) return true;
     // dependency chain: retry events every 30 s; tenant-data: every 5 min
     if (spec.roles.includes("dependency-chain") && gridPointsIn(from, to, phase, 30 * SECOND) > 0) return true;
-    if (spec.roles.includes("suspended") && gridPointsIn(from, to, epoch, 5 * MINUTE) > 0) return true;
+    if (spec.roles.includes("suspended") && gridPointsIn(from, to, epoch + TENANT_DATA_FAILING_SINCE, 5 * MINUTE) > 0) return true;
     for (const rel of spokeEventTimes(spec)) {
       const at = epoch + rel;
       if (at > to) break;

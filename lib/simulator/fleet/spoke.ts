@@ -42,6 +42,8 @@ import type { SpokeSpec } from "./topology";
 import { controlPlaneAt, nodeNames, nodegroupsAt } from "./versions";
 
 export const GIT_ORG = "https://github.com/acme-platform";
+/** The tenant-data Git source fails authentication since this long before t0 (relative ms). */
+export const TENANT_DATA_FAILING_SINCE = -2 * HOUR - 7 * MINUTE;
 /** Minimum Flux objects per spoke: two Git sources and four Kustomizations. */
 export const CORE_FLUX_OBJECTS = 6;
 /** Kustomizations/HelmReleases/Events are kept this long after their last occurrence (kube-apiserver --event-ttl). */
@@ -491,7 +493,7 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
 
   // --- tenant-data: a Git source failing authentication ------------------------------------------------
   if (plan.tenantDataFailure) {
-    const since = abs(-2 * HOUR - 7 * MINUTE);
+    const since = abs(TENANT_DATA_FAILING_SINCE);
     const url = `${GIT_ORG}/tenant-data`;
     const gitMessage =
       `failed to checkout and determine revision: unable to list remote for '${url}': authentication required: ` +
@@ -588,7 +590,7 @@ function appsKustomization(
   const affected = spec.roles.includes("bad-commit");
   const depChain = spec.roles.includes("dependency-chain");
   const timeoutMs = TIMELINE.appsHealthTimeout;
-  const healthJitter = 20 + Math.floor(unit(`hc:${cluster}`) * 70);
+  const healthJitter = healthJitterOf(cluster);
   const failMessage = `health check failed after ${goDuration(timeoutMs + healthJitter)}: timeout waiting for: [Deployment/checkout/checkout-api status: 'InProgress']`;
   const base = {
     id,
@@ -636,8 +638,8 @@ function appsKustomization(
     if (affected && a.broken) {
       const failAt = start + timeoutMs + healthJitter;
       if (failAt <= end && failAt <= t) {
-        const retries = Math.floor((Math.min(end, t) - failAt) / (TIMELINE.appsHealthTimeout + 2 * MINUTE));
-        const last = failAt + retries * (TIMELINE.appsHealthTimeout + 2 * MINUTE);
+        const retries = Math.floor((Math.min(end, t) - failAt) / APPS_RETRY_PERIOD);
+        const last = failAt + retries * APPS_RETRY_PERIOD;
         episodes.push({ revision: rev, status: "HealthCheckFailed", first: failAt, last, total: 1 + retries, durationMs: timeoutMs + healthJitter + 900 });
         failures.push({ first: failAt, last, count: 1 + retries, revision: rev });
         if (i === appsIndex) {
@@ -716,6 +718,31 @@ function appsKustomization(
     }
   }
   return [ks];
+}
+
+const APPS_RETRY_PERIOD = TIMELINE.appsHealthTimeout + 2 * MINUTE;
+
+/** Milliseconds a spoke's health check overruns its timeout (differs per cluster, like real durations). */
+function healthJitterOf(cluster: string): number {
+  return 20 + Math.floor(unit(`hc:${cluster}`) * 70);
+}
+
+/** Every instant (relative to t0) at which a spoke's `apps`/`app-*` objects or their Events change. */
+export function appsChangeTimes(cluster: string, affected: boolean): number[] {
+  const arrivals = appsArrivals(cluster);
+  const times: number[] = [];
+  let lastFailure: number | undefined;
+  arrivals.forEach((a, i) => {
+    times.push(a.arrive, a.arrive + 3 * SECOND, a.arrive + 30 * SECOND, a.arrive + TIMELINE.appsHealthPass);
+    if (!affected || !a.broken) return;
+    const end = i + 1 < arrivals.length ? arrivals[i + 1].arrive : Number.POSITIVE_INFINITY;
+    for (let at = a.arrive + TIMELINE.appsHealthTimeout + healthJitterOf(cluster); at <= end && at < a.arrive + DAY; at += APPS_RETRY_PERIOD) {
+      times.push(at);
+      lastFailure = at;
+    }
+  });
+  if (lastFailure !== undefined) times.push(lastFailure + EVENT_TTL + 1);
+  return times;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -859,6 +886,7 @@ function addonObjects(plan: SpokePlan, choice: AddonChoice, t: number, events: K
       ];
     }
     if (failures > 0 && rel - lastFail <= EVENT_TTL) {
+      // (index.ts lists lastFail + EVENT_TTL + 1 as the moment this Event expires)
       // one event object, aggregated like the event recorder does
       events.push(
         event({
