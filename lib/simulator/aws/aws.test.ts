@@ -149,6 +149,33 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     expect(others!.find((i) => i.name === "Deprecated APIs removed in Kubernetes v1.35")).toMatchObject({ insightStatus: { status: "PASSING" } });
   });
 
+  it("speaks the restJson1 wire format: epoch-second timestamps, the botocore example's members, x-amzn-errortype", async () => {
+    const spec = model.spokes[0];
+    const signed = async (path: string) => {
+      const url = new URL(servers.eksEndpoint);
+      const signer = new SignatureV4({ credentials: staticCredentials, region: spec.region, service: "eks", sha256: Sha256 });
+      const req = await signer.sign({ method: "GET", protocol: "https:", hostname: url.hostname, port: Number(url.port), path, headers: { host: url.host } });
+      return get(`${servers.eksEndpoint}${path}`, req.headers as Record<string, string>);
+    };
+    const response = await signed(`/clusters/${spec.name}`);
+    expect(response.status).toBe(200);
+    const { cluster } = JSON.parse(response.body);
+    // botocore's DescribeCluster example (wire format) has these members with these JSON types.
+    const example = {
+      version: "1.10", name: "devel", arn: "arn:aws:eks:us-west-2:012345678910:cluster/devel", certificateAuthority: { data: "LS0t" },
+      createdAt: 1527807879.988, endpoint: "https://A0DC.yl4.us-west-2.eks.amazonaws.com",
+      resourcesVpcConfig: { securityGroupIds: ["sg-6979fe18"], subnetIds: ["subnet-6782e71e"], vpcId: "vpc-950809ec" },
+      roleArn: "arn:aws:iam::012345678910:role/eks-service-role", status: "ACTIVE",
+    };
+    const shape = (v: unknown): unknown =>
+      Array.isArray(v) ? [shape(v[0])] : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : typeof v;
+    expect(shape(cluster)).toMatchObject(shape(example) as object);
+    const missing = await signed("/clusters/nope");
+    expect(missing.status).toBe(404);
+    expect(missing.headers["x-amzn-errortype"]).toBe("ResourceNotFoundException");
+    expect(JSON.parse(missing.body)).toEqual({ message: "No cluster found for name: nope.", clusterName: "nope" });
+  });
+
   it("rejects a bad signature and an unknown access key", async () => {
     const wrongSecret = eks("eu-west-1", { accessKeyId: STATIC_USER.accessKeyId, secretAccessKey: "x".repeat(40) });
     expect(await wrongSecret.send(new ListClustersCommand({})).catch((e: unknown) => e)).toMatchObject({
@@ -257,12 +284,12 @@ function post(endpoint: string, form: string) {
 function get(url: string, headers: Record<string, string>) {
   return send(url, "GET", headers);
 }
-function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolveResponse, reject) => {
     const req = request(url, { method, headers, agent: requestHandler.httpsAgent }, (res) => {
       let text = "";
       res.on("data", (c) => (text += c));
-      res.on("end", () => resolveResponse({ status: res.statusCode ?? 0, body: text }));
+      res.on("end", () => resolveResponse({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
     });
     req.on("error", reject);
     req.end(body);

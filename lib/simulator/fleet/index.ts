@@ -3,15 +3,13 @@
 // Scenario times are relative to the epoch t0 (see timeline.ts and docs/simulator-scenarios.md).
 import type { ClusterConditions, FleetModel, KubeObject, RuntimeInfo, SimCluster } from "../contract";
 import { HUB_ACCOUNT_ID } from "../aws/identities";
-import { HUB_EVENT_TIMES, connectionSecretOf, eksArn, hubObjects, hubSpec } from "./hub";
+import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
 import {
-  APPS_COMMITS,
   HOUR,
   MINUTE,
   SECOND,
   TIMELINE,
-  appsFetchDelay,
   gridPointsIn,
   helmAttempt,
   tickPhase,

@@ -626,7 +626,7 @@ function appsKustomization(
   const episodes: KsHistoryEpisode[] = [];
   let lastApplied = appsRevision(seed, "base");
   let lastGoodAt = epoch + arrivals[0].arrive + 30 * SECOND;
-  let failures: { first: number; last: number; count: number; revision: string }[] = [];
+  const failures: { first: number; last: number; count: number; revision: string }[] = [];
   let state: "ready" | "progressing" | "failed" = "ready";
   let stateSince = lastGoodAt;
   let progressingRevision = lastApplied;
