@@ -5,7 +5,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env } = await import("./lib/env");
   const settings = env();
-  (await import("./lib/auth/startup-guard")).assertSafeAuthConfig(settings); // no unsigned access off localhost
+  (await import("./lib/auth/startup-guard")).enforceSafeAuthConfig(settings); // no unsigned access off localhost
   const { logger } = await import("./lib/logger");
   if (settings.DATABASE_URL) {
     const { migrate } = await import("./lib/db/migrate");

@@ -29,7 +29,8 @@ export async function proxy(request: NextRequest) {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     return response;
   };
-  const api = pathname.startsWith("/api/") || request.headers.has("next-action");
+  const access = accessFor(pathname, { metricsPublic: cfg.metricsPublic });
+  const api = (access.kind === "session" && access.api) || pathname.startsWith("/api/") || request.headers.has("next-action");
   const refuse = (status: number, code: string, message: string, extra: Record<string, string> = {}) =>
     finish(
       api || status !== 403
@@ -46,7 +47,6 @@ export async function proxy(request: NextRequest) {
     if (wait > 0) return refuse(429, "rate_limited", "too many requests; try again later", { "retry-after": String(wait) });
   }
 
-  const access = accessFor(pathname, { metricsPublic: cfg.metricsPublic });
   if (access.kind === "session") {
     const session = await sessionFromCookie(request.cookies.get(SESSION_COOKIE)?.value, cfg);
     if (!session) {

@@ -28,3 +28,13 @@ export function assertSafeAuthConfig(settings: AuthSettings): void {
     throw new ConfigError(`AUTH_MODE=oidc needs ${missing.join(", ")} (SESSION_SECRET: 32+ random characters; PUBLIC_URL: where browsers reach Crow's Nest)`);
   }
 }
+
+/** For server start-up: an unsafe configuration stops the process with one clear line instead of serving 500s. */
+export function enforceSafeAuthConfig(settings: AuthSettings): void {
+  try {
+    assertSafeAuthConfig(settings);
+  } catch (err) {
+    console.error(`crows-nest: refusing to start: ${(err as Error).message}`);
+    process.exit(1);
+  }
+}
