@@ -60,6 +60,8 @@ export interface RunningSimulator {
   clock: SimClock;
   model: FleetModel;
   runtime: FleetRuntime;
+  /** Resolves when every cluster has been loaded from the model (they also load on first request). */
+  warmedUp: Promise<void>;
   /** Moves simulated time forward and re-syncs right away. */
   advance(ms: number): Promise<void>;
   setFault(cluster: string, spec: FaultSpec): Promise<void>;
@@ -175,6 +177,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     clock,
     model,
     runtime,
+    warmedUp: runtime.warmedUp,
     advance,
     setFault: (cluster, spec) => runtime.setFaults(cluster, spec),
     async stop() {

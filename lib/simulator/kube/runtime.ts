@@ -1,6 +1,6 @@
 // Runs the fleet: one API server and store per cluster, kept in step with the fleet model as simulated
 // time passes, with a stand-in for the Flux controllers that reacts to reconcile requests and spec edits.
-import type { FleetModel, RuntimeInfo, SimCluster, TokenCheck } from "../contract";
+import type { FleetModel, KubeObject, RuntimeInfo, SimCluster, TokenCheck } from "../contract";
 import type { SimClock } from "../clock";
 import type { ClusterTls } from "../tls";
 import type { FaultSpec } from "./faults";
@@ -45,6 +45,10 @@ export class FleetRuntime implements RuntimeInfo {
   private pending = new Set<NodeJS.Timeout>();
   private compactionMarks = new Map<string, number>();
   private ticking = false;
+  private synced = new Set<string>();
+  private stopped = false;
+  /** Resolves once every cluster has been loaded from the model (clusters load on first request before that). */
+  warmedUp: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: RuntimeOptions) {
     const { model } = options;
@@ -70,6 +74,7 @@ export class FleetRuntime implements RuntimeInfo {
         seed: model.seed,
         bookmarkIntervalMs: options.bookmarkIntervalMs,
         onWrite: (type, before, after) => this.react(store, type, before, after),
+        beforeRequest: () => this.ensureSynced(cluster.name),
       });
       const manualFaults = options.faults?.[cluster.name] ?? {};
       server.setFaults(manualFaults);
@@ -115,14 +120,31 @@ export class FleetRuntime implements RuntimeInfo {
     }
   }
 
-  /** Loads every cluster at the current simulated time and starts the periodic loop. */
+  /** Loads a cluster from the model the first time anything needs it. */
+  ensureSynced(name: string): void {
+    if (this.synced.has(name)) return;
+    const handle = this.handle(name);
+    const now = this.options.clock.now();
+    handle.store.sync(this.options.model.objectsAt(name, now, this), now);
+    this.compactionMarks.set(name, handle.store.resourceVersion);
+    this.synced.add(name);
+  }
+
+  /**
+   * Loads the hub now and the spokes in the background (a request to a spoke not loaded yet loads it
+   * first), so a thousand clusters are serving within seconds; then starts the periodic loop.
+   */
   start(): void {
     const now = this.options.clock.now();
-    for (const handle of this.clusters.values()) {
-      handle.store.sync(this.options.model.objectsAt(handle.cluster.name, now, this), now);
-      this.compactionMarks.set(handle.cluster.name, handle.store.resourceVersion);
-    }
     this.lastSync = now;
+    for (const handle of this.clusters.values()) if (handle.cluster.role === "hub") this.ensureSynced(handle.cluster.name);
+    this.warmedUp = (async () => {
+      for (const name of this.clusters.keys()) {
+        if (this.stopped) return;
+        this.ensureSynced(name);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
     void this.applyReachability(now);
     this.timers.push(setInterval(() => void this.tick(), this.options.tickMs ?? 1000));
     const compaction = this.options.compactionIntervalMs ?? 5 * 60 * 1000;
@@ -141,7 +163,7 @@ export class FleetRuntime implements RuntimeInfo {
       let changedObjects = 0;
       for (const name of changed) {
         const handle = this.clusters.get(name);
-        if (!handle) continue;
+        if (!handle || !this.synced.has(name)) continue; // loads at the then-current time when first needed
         changedObjects += handle.store.sync(this.options.model.objectsAt(name, now, this), now);
       }
       this.lastSync = now;
@@ -177,6 +199,7 @@ export class FleetRuntime implements RuntimeInfo {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     for (const timer of this.pending) clearTimeout(timer);
     this.timers = [];
@@ -192,22 +215,24 @@ export class FleetRuntime implements RuntimeInfo {
    */
   private react(store: ClusterStore, type: ResourceType, before: ObjectVersion | undefined, after: ObjectVersion) {
     if (!isFluxGroup(type.group)) return;
-    const requested = after.object.metadata.annotations?.[REQUESTED_AT];
-    const newRequest = requested !== undefined && requested !== before?.object.metadata.annotations?.[REQUESTED_AT];
-    const newGeneration = after.object.metadata.generation !== before?.object.metadata.generation;
+    const afterMeta = after.object.metadata;
+    const beforeMeta = before?.object.metadata;
+    const requested = afterMeta.annotations?.[REQUESTED_AT];
+    const newRequest = requested !== undefined && requested !== beforeMeta?.annotations?.[REQUESTED_AT];
+    const newGeneration = afterMeta.generation !== beforeMeta?.generation;
     if (!newRequest && !newGeneration) return;
     const timer = setTimeout(() => {
       this.pending.delete(timer);
-      let current: ObjectVersion;
+      let current: KubeObject;
       try {
-        current = store.get(type, after.namespace, after.name);
+        current = store.get(type, after.namespace, after.name).object;
       } catch {
         return; // deleted meanwhile
       }
-      if ((current.object.spec as { suspend?: boolean } | undefined)?.suspend === true) return;
+      if ((current.spec as { suspend?: boolean } | undefined)?.suspend === true) return;
       store.markHandled(type, after.namespace, after.name, {
-        reconcileAt: current.object.metadata.annotations?.[REQUESTED_AT],
-        generation: current.object.metadata.generation,
+        reconcileAt: current.metadata.annotations?.[REQUESTED_AT],
+        generation: current.metadata.generation,
       });
     }, this.options.reactionDelayMs ?? 500);
     this.pending.add(timer);

@@ -44,6 +44,8 @@ export interface ApiServerOptions {
   seed: number;
   /** Real milliseconds between watch bookmarks. */
   bookmarkIntervalMs?: number;
+  /** Called before any API request is served (the runtime loads the cluster lazily). */
+  beforeRequest?: () => void;
   /** Called after a successful client write (the simulated controllers react to it). */
   onWrite?: (type: ResourceType, before: ObjectVersion | undefined, after: ObjectVersion) => void;
 }
@@ -223,6 +225,7 @@ export class KubeApiServer {
       return response.end(body);
     }
     if (identity === "anonymous") throw unauthorized();
+    this.options.beforeRequest?.();
     if (path === "/api") return this.send(response, 200, this.apiVersionsJson());
     if (path === "/apis") return this.send(response, 200, this.apiGroupListJson());
 

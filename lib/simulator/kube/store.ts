@@ -24,26 +24,44 @@ import {
   type StatusCause,
 } from "./status";
 
-/** An immutable serialised state of one object at one resourceVersion. */
-export interface ObjectVersion {
-  key: string;
-  namespace: string | undefined;
-  name: string;
-  rv: number;
-  object: KubeObject;
-  json: string;
+/**
+ * An immutable serialised state of one object at one resourceVersion. Only the JSON is kept (a parsed
+ * copy of 150,000 objects would cost gigabytes); `object` parses on demand for the rarer paths.
+ */
+export class ObjectVersion {
+  constructor(
+    readonly key: string,
+    readonly namespace: string | undefined,
+    readonly name: string,
+    readonly rv: number,
+    readonly json: string,
+    readonly labels: Record<string, string> | undefined,
+  ) {}
+
+  /** A fresh parsed copy (callers may mutate it). */
+  get object(): KubeObject {
+    return JSON.parse(this.json) as KubeObject;
+  }
 }
 
 interface Entry {
   type: ResourceType;
   key: string;
-  /** The model's object (or the client's, for objects a client created). */
-  base: KubeObject;
-  baseJson: string;
+  /**
+   * The model's object (or the client's, for objects a client created), serialised; kept only once a
+   * client write or a controller reaction makes the served object differ from it. Otherwise the base is
+   * the served JSON minus what `render` added.
+   */
+  baseJson?: string;
+  /** `render` filled these in because the base had none. */
+  filledUid: boolean;
+  filledCreationTimestamp: boolean;
   fromModel: boolean;
   /** Accumulated client changes, as one merge patch over the base. */
   overlay?: unknown;
   generationBump: number;
+  /** Identity of the model's last object: an unchanged reference needs no re-render. */
+  lastModelObject?: KubeObject;
   /** What the simulated Flux controller has acted on (see reactions in the runtime). */
   handledReconcileAt?: string;
   handledGeneration?: number;
@@ -196,10 +214,11 @@ export class ClusterStore {
 
   // --- building objects ------------------------------------------------------------------------------
 
-  private render(entry: Entry, rv: number): ObjectVersion {
-    const { base } = entry;
+  private render(entry: Entry, base: KubeObject, rv: number): ObjectVersion {
     const object = (entry.overlay === undefined ? { ...base } : applyMergePatch(base, entry.overlay)) as KubeObject;
     const metadata = { ...object.metadata };
+    entry.filledUid = metadata.uid === undefined;
+    entry.filledCreationTimestamp = metadata.creationTimestamp === undefined;
     metadata.uid ??= deterministicUid(`${this.clusterName}/${resourceKey(entry.type)}/${entry.key}`);
     metadata.creationTimestamp ??= new Date(entry.firstSeen).toISOString().replace(/\.\d{3}Z$/, "Z");
     if (entry.generationBump > 0) metadata.generation = (base.metadata.generation ?? 1) + entry.generationBump;
@@ -208,40 +227,45 @@ export class ClusterStore {
     if (entry.handledReconcileAt !== undefined || entry.handledGeneration !== undefined) {
       object.status = controllerStatus(object.status, entry);
     }
-    return {
-      key: entry.key,
-      namespace: metadata.namespace,
-      name: metadata.name,
-      rv,
-      object,
-      json: escapeLikeGo(JSON.stringify(object)),
-    };
+    return new ObjectVersion(entry.key, metadata.namespace, metadata.name, rv, escapeLikeGo(JSON.stringify(object)), metadata.labels);
+  }
+
+  /** The base object of an entry (see Entry.baseJson). */
+  private baseOf(entry: Entry): KubeObject {
+    if (entry.baseJson !== undefined) return JSON.parse(entry.baseJson) as KubeObject;
+    const object = entry.current.object;
+    delete object.metadata.resourceVersion;
+    if (entry.filledUid) delete object.metadata.uid;
+    if (entry.filledCreationTimestamp) delete object.metadata.creationTimestamp;
+    return object;
+  }
+
+  /** Before the served object starts to differ from its base, remember the base. */
+  private keepBase(entry: Entry) {
+    if (entry.baseJson === undefined) entry.baseJson = JSON.stringify(this.baseOf(entry));
   }
 
   /** Re-renders an entry; bumps the resourceVersion and emits an event only when the object changed. */
-  private refresh(entry: Entry, table: ResourceTable, type: WatchEventType | undefined): WriteResult {
+  private refresh(entry: Entry, table: ResourceTable, type: WatchEventType, base: KubeObject = this.baseOf(entry)): WriteResult {
     const before = entry.current as ObjectVersion | undefined;
     if (before && type !== "ADDED") {
-      const same = this.render(entry, before.rv);
+      const same = this.render(entry, base, before.rv);
       if (same.json === before.json) return { version: before, changed: false, before };
     }
-    const version = this.render(entry, ++this.rv);
+    return this.commit(entry, table, type, this.render(entry, base, ++this.rv), before);
+  }
+
+  private commit(entry: Entry, table: ResourceTable, type: WatchEventType, version: ObjectVersion, before: ObjectVersion | undefined): WriteResult {
     entry.current = version;
     table.sorted = undefined;
-    this.emit({ type: type ?? "MODIFIED", resource: resourceKey(entry.type), version });
+    this.emit({ type, resource: resourceKey(entry.type), version });
     return { version, changed: true, before };
   }
 
   private removeEntry(table: ResourceTable, entry: Entry) {
     table.entries.delete(entry.key);
     table.sorted = undefined;
-    const rv = ++this.rv;
-    const object = { ...entry.current.object, metadata: { ...entry.current.object.metadata, resourceVersion: String(rv) } };
-    this.emit({
-      type: "DELETED",
-      resource: resourceKey(entry.type),
-      version: { ...entry.current, rv, object, json: escapeLikeGo(JSON.stringify(object)) },
-    });
+    this.emit({ type: "DELETED", resource: resourceKey(entry.type), version: withRevision(entry.current, ++this.rv) });
   }
 
   // --- model sync ------------------------------------------------------------------------------------
@@ -260,21 +284,20 @@ export class ClusterStore {
       const fullKey = `${resourceKey(type)}|${key}`;
       seen.add(fullKey);
       if (this.deletedByClient.has(fullKey)) continue;
-      const baseJson = JSON.stringify(object);
       const entry = table.entries.get(key);
       if (entry) {
-        if (entry.fromModel && entry.baseJson === baseJson) continue;
-        entry.base = object;
-        entry.baseJson = baseJson;
+        if (entry.fromModel && entry.lastModelObject === object) continue; // a model that caches its objects
+        entry.lastModelObject = object;
         entry.fromModel = true;
-        if (this.refresh(entry, table, "MODIFIED").changed) changes++;
+        if (entry.baseJson !== undefined) entry.baseJson = JSON.stringify(object);
+        if (this.refresh(entry, table, "MODIFIED", object).changed) changes++;
       } else {
         const created: Entry = {
-          type, key, base: object, baseJson, fromModel: true, generationBump: 0, firstSeen: now,
-          current: undefined as unknown as ObjectVersion,
+          type, key, fromModel: true, generationBump: 0, firstSeen: now, filledUid: false, filledCreationTimestamp: false,
+          lastModelObject: object, current: undefined as unknown as ObjectVersion,
         };
         table.entries.set(key, created);
-        this.refresh(created, table, "ADDED");
+        this.refresh(created, table, "ADDED", object);
         changes++;
       }
     }
@@ -361,7 +384,7 @@ export class ClusterStore {
     const filtered = options.labelSelector.length > 0 || options.fieldSelector.length > 0;
     const matches = (version: ObjectVersion) =>
       (namespace === undefined || version.namespace === namespace) &&
-      (options.labelSelector.length === 0 || matchesLabels(options.labelSelector, version.object.metadata.labels)) &&
+      (options.labelSelector.length === 0 || matchesLabels(options.labelSelector, version.labels)) &&
       (options.fieldSelector.length === 0 || matchesFields(options.fieldSelector, version.object));
 
     const items: ObjectVersion[] = [];
@@ -448,6 +471,7 @@ export class ClusterStore {
     const delta = diffAsMergePatch(editable(current), editable(desired));
     if (delta === undefined) return { version: entry.current, changed: false, before: entry.current };
     const specChanged = subresource === undefined && type.group !== "" && JSON.stringify(current.spec) !== JSON.stringify(desired.spec);
+    this.keepBase(entry);
     entry.overlay = entry.overlay === undefined ? delta : composeMergePatches(entry.overlay, delta);
     if (specChanged) entry.generationBump++;
     return this.refresh(entry, table, "MODIFIED");
@@ -468,11 +492,11 @@ export class ClusterStore {
       metadata: { ...metadata, ...(type.namespaced ? { namespace } : {}), generation: 1 },
     };
     const entry: Entry = {
-      type, key, base, baseJson: JSON.stringify(base), fromModel: false, generationBump: 0, firstSeen: now,
-      current: undefined as unknown as ObjectVersion,
+      type, key, baseJson: JSON.stringify(base), fromModel: false, generationBump: 0, firstSeen: now,
+      filledUid: false, filledCreationTimestamp: false, current: undefined as unknown as ObjectVersion,
     };
     table.entries.set(key, entry);
-    return this.refresh(entry, table, "ADDED").version;
+    return this.refresh(entry, table, "ADDED", base).version;
   }
 
   delete(type: ResourceType, namespace: string | undefined, name: string): ObjectVersion {
@@ -491,6 +515,7 @@ export class ClusterStore {
     const table = this.table(type);
     const entry = table.entries.get(objectKey(type.namespaced ? namespace : undefined, name));
     if (!entry) return;
+    this.keepBase(entry);
     if (handled.reconcileAt !== undefined) entry.handledReconcileAt = handled.reconcileAt;
     if (handled.generation !== undefined) entry.handledGeneration = handled.generation;
     this.refresh(entry, table, "MODIFIED");
@@ -501,6 +526,13 @@ export class ClusterStore {
     for (const table of this.tables.values()) objects += table.entries.size;
     return { objects, resourceVersion: this.rv };
   }
+}
+
+/** The same object at another resourceVersion (a deletion carries the revision that deleted it). */
+function withRevision(version: ObjectVersion, rv: number): ObjectVersion {
+  const object = version.object;
+  object.metadata.resourceVersion = String(rv);
+  return new ObjectVersion(version.key, version.namespace, version.name, rv, escapeLikeGo(JSON.stringify(object)), version.labels);
 }
 
 /** What a write may change: everything but status on the main resource; only status on /status. */

@@ -33,8 +33,8 @@ export function wantsTable(accept: string | undefined): boolean {
   return Boolean(accept && /as=Table/.test(accept) && /g=meta\.k8s\.io/.test(accept));
 }
 
-function cell(version: ObjectVersion, jsonPath: string, type: string, now: number): unknown {
-  const value = evaluateColumnPath(version.object, jsonPath);
+function cell(object: unknown, jsonPath: string, type: string, now: number): unknown {
+  const value = evaluateColumnPath(object, jsonPath);
   if (value === undefined || value === null) return null;
   if (type === "date" && typeof value === "string") {
     const time = Date.parse(value);
@@ -62,13 +62,14 @@ export function tableJson(
     })),
   ];
   const rows = versions.map((version) => {
-    const cells = JSON.stringify([version.name, ...type.columns.map((column) => cell(version, column.jsonPath, column.type, now))]);
+    const object = version.object;
+    const cells = JSON.stringify([version.name, ...type.columns.map((column) => cell(object, column.jsonPath, column.type, now))]);
     if (includeObject === "None") return `{"cells":${cells}}`;
-    const object =
+    const rowObject =
       includeObject === "Object"
         ? version.json
-        : JSON.stringify({ kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: version.object.metadata });
-    return `{"cells":${cells},"object":${object}}`;
+        : JSON.stringify({ kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: object.metadata });
+    return `{"cells":${cells},"object":${rowObject}}`;
   });
   const head = JSON.stringify({ kind: "Table", apiVersion: "meta.k8s.io/v1", metadata: listMeta, columnDefinitions });
   return `${head.slice(0, -1)},"rows":[${rows.join(",")}]}`;

@@ -39,7 +39,7 @@ export function serveWatch(request: IncomingMessage, response: ServerResponse, w
 
   const matches = (version: ObjectVersion) =>
     (namespace === undefined || version.namespace === namespace) &&
-    (watch.labelSelector.length === 0 || matchesLabels(watch.labelSelector, version.object.metadata.labels)) &&
+    (watch.labelSelector.length === 0 || matchesLabels(watch.labelSelector, version.labels)) &&
     (watch.fieldSelector.length === 0 || matchesFields(watch.fieldSelector, version.object));
 
   response.writeHead(200, { ...watch.headers, "Transfer-Encoding": "chunked" });
