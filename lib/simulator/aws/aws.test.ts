@@ -205,6 +205,15 @@ describe("IRSA through the simulated STS", () => {
       const { clusters } = await client.send(new ListClustersCommand({}));
       expect(clusters).toEqual(model.spokes.filter((s) => s.region === "ap-southeast-2").map((s) => s.name).sort());
 
+      // The collector's own EKS token, signed with the IRSA session, opens any spoke.
+      const spoke = model.spokes[3].name;
+      const token = mintEksToken({ clusterName: spoke, credentials: resolved, stsEndpoint: env.AWS_ENDPOINT_URL_STS, region: env.AWS_REGION, signingDateMs: Date.now() });
+      expect(verifyEksToken(token, spoke, clock.now())).toEqual({
+        ok: true,
+        user: "arn:aws:sts::123456789012:assumed-role/crows-nest-collector/crows-nest-collector",
+        readOnly: false,
+      });
+
       const sts = new STSClient({ region: env.AWS_REGION, credentials, requestHandler, maxAttempts: 1 });
       const me = await sts.send(new GetCallerIdentityCommand({}));
       expect(me.Arn).toBe("arn:aws:sts::123456789012:assumed-role/crows-nest-collector/crows-nest-collector");

@@ -457,11 +457,13 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
   out.push(...appsKustomization(plan, t, arrivals, appsIndex, events, pushDependencyEvent));
 
   // --- app-* Kustomizations ---------------------------------------------------------------------------
+  const appHistory = appKsHistory(plan, arrivals, appsIndex, t, phase, depChain);
+  const appReadyAt = abs(appsNow.arrive + 3 * SECOND);
   for (const name of plan.appKustomizations) {
     const svc = name.replace(/^app-/, "").replace(/-\d+$/, "");
     const gen = 1 + Math.floor(unit(`gen:${cluster}:${name}`) * 4);
     // They follow main like `apps` but the bad commit does not touch them.
-    const appliedAt = abs(appsNow.arrive + 3 * SECOND);
+    const appliedAt = appReadyAt;
     const ks = kustomization({
       id,
       name,
@@ -484,7 +486,7 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
         inv(svc, `${svc}`, "", "Service", "v1"),
         inv(svc, `${svc}-config`, "", "ConfigMap", "v1"),
       ],
-      history: appKsHistory(plan, arrivals, appsIndex, t, phase, depChain),
+      history: appHistory,
       labels: fluxLabels,
     });
     out.push(ks);
