@@ -31,3 +31,13 @@ describe("GET /go", () => {
     expect((await go("cluster=prod-eu-1&kind=ks&name=nope")).headers.get("location")).toBe("/go/results?cluster=prod-eu-1&kind=ks&name=nope");
   });
 });
+
+describe("GET /go?format=json", () => {
+  it("answers the resolution itself, 404 with the nearest matches when nothing matches", async () => {
+    const res = await go("cluster=prod-eu-1&kind=ks&name=aps&format=json");
+    expect(res.status).toBe(404);
+    const body = await res.json();
+    expect(body.decision.type).toBe("not-found");
+    expect(body.decision.nearest[0].url).toBe("/clusters/prod-eu-1/kustomization/flux-system/apps");
+  });
+});

@@ -90,6 +90,10 @@ describe("groupFailures", () => {
     expect(groups).toHaveLength(1);
     expect(groups[0]).toMatchObject({ kind: "Cluster", problem: "unreachable", clusterCount: 2 });
     expect(groups[0].members.map((m) => m.url)).toEqual(["/clusters/a", "/clusters/b"]);
+    // Never reached: in trouble since the last error at the latest; a cluster that worked before: since then.
+    expect(groups[0].firstFailedAt).toBe("2026-11-21T11:00:00Z");
+    const since = groupFailures([], now, [{ cluster: "c", lastError: "x", lastErrorKind: "auth", lastErrorAt: "2026-11-21T11:59:00Z", lastSuccessAt: "2026-11-21T09:00:00Z" }]);
+    expect(since[0].members[0].failingForSeconds).toBe(3 * 3600);
   });
 });
 

@@ -35,6 +35,8 @@ export interface UnreachableClusterInput {
   lastErrorKind: string | null;
   lastErrorAt: string | null;
   lastSuccessAt: string | null;
+  /** When it was first seen: the start of trouble for a cluster never reached. */
+  firstSeenAt?: string | null;
 }
 
 export type ProblemKind = "failing" | "stalled" | "stale" | "unreachable";
@@ -205,6 +207,8 @@ export function groupFailures(
     const message = c.lastError || "cluster unreachable";
     const pattern = normaliseMessage(message);
     const key = ["Cluster", "unreachable", reason, pattern].join("\u0001");
+    // Unreachable since the last poll that worked (every failed poll moves lastErrorAt).
+    const since = c.lastSuccessAt ?? c.firstSeenAt ?? c.lastErrorAt;
     add(key, { kind: "Cluster", problem: "unreachable", reason, pattern }, {
       cluster: c.cluster,
       kind: "Cluster",
@@ -215,8 +219,8 @@ export function groupFailures(
       problem: "unreachable",
       reason,
       message,
-      firstFailedAt: c.lastErrorAt,
-      failingForSeconds: c.lastErrorAt ? Math.max(0, Math.floor((now.getTime() - new Date(c.lastErrorAt).getTime()) / 1000)) : null,
+      firstFailedAt: since,
+      failingForSeconds: since ? Math.max(0, Math.floor((now.getTime() - new Date(since).getTime()) / 1000)) : null,
       rootCause: null,
     });
   }

@@ -29,6 +29,9 @@ describe("effectiveHealth", () => {
     ["failing stays failing however old", { stored: "failing", intervalSeconds: 60, lastReconcileAt: "2026-11-01T00:00:00Z", clusterReachable: true }, "failing"],
     ["suspended is never stale", { stored: "suspended", intervalSeconds: 60, lastReconcileAt: "2026-11-01T00:00:00Z", clusterReachable: true }, "suspended"],
     ["unknown reconcile time → not stale", { stored: "ready", intervalSeconds: 60, lastReconcileAt: null, clusterReachable: true }, "ready"],
+    ["a quiet Kustomization is stale", { stored: "ready", kind: "Kustomization", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true }, "stale"],
+    ["a quiet HelmRelease is not (its times move only on change)", { stored: "ready", kind: "HelmRelease", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true }, "ready"],
+    ["a quiet GitRepository is not", { stored: "ready", kind: "GitRepository", intervalSeconds: 60, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true }, "ready"],
   ] as const)("%s", (_name, input, want) => {
     expect(effectiveHealth({ ...input, now })).toBe(want);
   });

@@ -43,12 +43,21 @@ export function healthFromConditions(input: ObjectStatusInput): StoredHealth {
 /** Extra time beyond two intervals before an object counts as stale (controller restarts, jitter). */
 export const STALE_MARGIN_SECONDS = 300;
 
+/**
+ * Kinds whose status says when they were last reconciled: a Kustomization's status.history records
+ * every reconciliation (lastReconciled). HelmReleases and sources only move their condition times when
+ * something changes, so a quiet healthy one would look stale; they are never called stale.
+ */
+export const STALE_KINDS: readonly string[] = ["Kustomization"];
+
 export interface EffectiveHealthInput {
   stored: StoredHealth;
   /** spec.interval in seconds, when known. */
   intervalSeconds?: number | null;
   /** When the controller last reconciled the object, when known. */
   lastReconcileAt?: Date | string | null;
+  /** The object's kind: only STALE_KINDS can be stale (when given). */
+  kind?: string;
   /** False when the last poll of the cluster failed: what we show is the last known state. */
   clusterReachable: boolean;
   now: Date;
@@ -58,7 +67,7 @@ export interface EffectiveHealthInput {
 export function effectiveHealth(input: EffectiveHealthInput): Health {
   if (!input.clusterReachable) return "unknown";
   if (input.stored !== "ready" && input.stored !== "progressing") return input.stored;
-  if (input.intervalSeconds && input.lastReconcileAt) {
+  if (input.intervalSeconds && input.lastReconcileAt && (!input.kind || STALE_KINDS.includes(input.kind))) {
     const last = new Date(input.lastReconcileAt).getTime();
     const limitMs = (2 * input.intervalSeconds + STALE_MARGIN_SECONDS) * 1000;
     if (input.now.getTime() - last > limitMs) return "stale";

@@ -103,9 +103,12 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
         </span>
       </div>
       <p className="mt-2 whitespace-pre-wrap break-words font-mono text-xs text-zinc-800 dark:text-zinc-200">{group.message || "(no message)"}</p>
-      <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-        First failed <RelativeTime value={group.firstFailedAt} /> · longest failing {seconds(group.longestFailingSeconds)}
-      </p>
+      {group.problem === "stale" ? null : (
+        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+          {group.problem === "unreachable" ? "Unreachable since" : "First failed"} <RelativeTime value={group.firstFailedAt} /> · longest{" "}
+          {group.problem === "unreachable" ? "unreachable" : "failing"} {seconds(group.longestFailingSeconds)}
+        </p>
+      )}
       <div className="mt-2">
         <Members group={group} />
       </div>

@@ -5,7 +5,6 @@ import { notFound, redirect } from "next/navigation";
 import { connection } from "next/server";
 import { resolveGo } from "@/lib/db/queries/go";
 import { CandidateList, GoChrome } from "./go-chrome";
-import { goResultStore } from "./go-store";
 
 export const metadata: Metadata = { title: "Which object?" };
 
@@ -13,13 +12,10 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function GoResultsPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
-  const resolution = await resolveGo(await searchParams);
-  const { decision, labels } = resolution;
+  const { decision, labels } = await resolveGo(await searchParams);
   if (decision.type === "redirect") redirect(decision.url);
-  if (decision.type === "not-found") {
-    goResultStore().resolution = resolution;
-    notFound();
-  }
+  // The 404 page fetches the nearest matches itself: a not-found boundary gets no props.
+  if (decision.type === "not-found") notFound();
   return (
     <GoChrome title="Which object did the alert mean?" labels={labels}>
       <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">These labels match {decision.candidates.length} objects. Pick one:</p>

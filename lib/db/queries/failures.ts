@@ -46,6 +46,7 @@ interface ClusterRow {
   lastErrorAt: Date | null;
   lastError: string | null;
   lastErrorKind: string | null;
+  firstSeenAt: Date;
 }
 
 export async function listFailures(filters: FailureFilters = {} as FailureFilters, now = new Date()): Promise<Failures> {
@@ -61,7 +62,7 @@ export async function listFailures(filters: FailureFilters = {} as FailureFilter
       [now],
     ),
     pool.query<ClusterRow>(
-      `SELECT name, env, team, lifecycle, "lastSuccessAt", "lastErrorAt", "lastError", "lastErrorKind"
+      `SELECT name, env, team, lifecycle, "lastSuccessAt", "lastErrorAt", "lastError", "lastErrorKind", "firstSeenAt"
        FROM cluster WHERE lifecycle = 'active' AND "lastErrorAt" IS NOT NULL AND ("lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt")`,
     ),
   ]);
@@ -111,7 +112,7 @@ export async function listFailures(filters: FailureFilters = {} as FailureFilter
     .filter((c) => common(c))
     .filter(() => (!filters.kind || filters.kind === "Cluster") && (!filters.problem || filters.problem === "unreachable"))
     .filter((c) => !q || [c.name, c.lastError, c.lastErrorKind].some((v) => v?.toLowerCase().includes(q)))
-    .map((c) => ({ cluster: c.name, lastError: c.lastError, lastErrorKind: c.lastErrorKind, lastErrorAt: iso(c.lastErrorAt), lastSuccessAt: iso(c.lastSuccessAt) }));
+    .map((c) => ({ cluster: c.name, lastError: c.lastError, lastErrorKind: c.lastErrorKind, lastErrorAt: iso(c.lastErrorAt), lastSuccessAt: iso(c.lastSuccessAt), firstSeenAt: iso(c.firstSeenAt) }));
 
   const objectFilterOn = filters.kind !== "Cluster" && (!filters.problem || filters.problem !== "unreachable");
   let groups = groupFailures(inputs, now, unreachable, (o) => objectFilterOn && include(o));

@@ -182,7 +182,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   const relatedKey = (r: { kind: unknown; namespace: unknown; name: unknown }) => `${r.kind}/${r.namespace}/${r.name}`;
   const byKey = new Map(relatedRows.rows.map((r) => [relatedKey(r), r]));
   const healthOfRelated = (r: { kind: string; namespace: string; name: string }): Health | "missing" => {
-    const row = byKey.get(relatedKey(r)) as { health: string; intervalSeconds: number | null; lastReconcileAt: Date | null; deletedAt: Date | null } | undefined;
+    const row = byKey.get(relatedKey(r)) as { kind: string; health: string; intervalSeconds: number | null; lastReconcileAt: Date | null; deletedAt: Date | null } | undefined;
     return !row || row.deletedAt ? "missing" : healthOf(row, reachability, now);
   };
 

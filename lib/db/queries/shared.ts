@@ -1,5 +1,5 @@
 // Small helpers shared by the read queries: timestamps as ISO strings, reachability and health of rows.
-import { clusterReachability, effectiveHealth, isReachable, STALE_MARGIN_SECONDS, type Health, type Reachability, type StoredHealth } from "../../fleet/status";
+import { clusterReachability, effectiveHealth, isReachable, STALE_KINDS, STALE_MARGIN_SECONDS, type Health, type Reachability, type StoredHealth } from "../../fleet/status";
 
 export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
 
@@ -14,6 +14,7 @@ export function reachabilityOf(row: ClusterReachRow): Reachability {
 }
 
 export interface ObjectHealthRow {
+  kind: string;
   health: string;
   intervalSeconds: number | null;
   lastReconcileAt: Date | null;
@@ -24,6 +25,7 @@ export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: 
     stored: row.health as StoredHealth,
     intervalSeconds: row.intervalSeconds,
     lastReconcileAt: row.lastReconcileAt,
+    kind: row.kind,
     clusterReachable: isReachable(reachability),
     now,
   });
@@ -34,7 +36,8 @@ export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: 
  * parameter holding the current time; `o` the flux_object alias.
  */
 export function staleSql(now: string): string {
-  return `(o.health IN ('ready','progressing') AND o."intervalSeconds" > 0 AND o."lastReconcileAt" IS NOT NULL
+  const kinds = STALE_KINDS.map((k) => `'${k}'`).join(",");
+  return `(o.health IN ('ready','progressing') AND o.kind IN (${kinds}) AND o."intervalSeconds" > 0 AND o."lastReconcileAt" IS NOT NULL
     AND o."lastReconcileAt" < ${now}::timestamp - make_interval(secs => 2 * o."intervalSeconds" + ${STALE_MARGIN_SECONDS}))`;
 }
 

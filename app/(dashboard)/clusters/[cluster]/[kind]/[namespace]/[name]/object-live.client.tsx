@@ -47,7 +47,12 @@ export function TimelineLive({ initial }: { initial: ObjectDetail }) {
   return (
     <ol className="space-y-3" data-testid="timeline" aria-live="polite">
       {timeline.map((t, i) => (
-        <li key={`${t.type}-${t.at}-${i}`} data-type={t.type} className="border-l-2 border-zinc-300 pl-3 text-sm dark:border-zinc-700">
+        <li
+          key={`${t.type}-${t.at}-${i}`}
+          data-type={t.type}
+          data-health={t.type === "transition" ? t.health : undefined}
+          data-previous-health={t.type === "transition" ? (t.previousHealth ?? undefined) : undefined}
+          className="border-l-2 border-zinc-300 pl-3 text-sm dark:border-zinc-700">
           <div className="flex flex-wrap items-center gap-2">
             <RelativeTime value={t.at} className="text-xs text-zinc-500" />
             {t.type === "transition" ? (
