@@ -177,7 +177,9 @@ describe("fleet model", () => {
     expect(new Set(managed.map((o) => o.apiVersion))).toEqual(
       new Set(["eks.aws.crossplane.io/v1beta1", "eks.aws.upbound.io/v1beta1", "platform.acme.io/v1beta1"]),
     );
+    const provisioning = ["dev-use1-sandbox", "staging-euw1-analytics"];
     for (const o of managed) {
+      if (provisioning.includes(o.metadata.name)) continue;
       const spec = o.spec as { writeConnectionSecretToRef?: { name: string; namespace: string } };
       const status = o.status as { conditions: { type: string; reason: string }[]; atProvider?: unknown };
       expect(status.conditions.map((c) => c.type).sort()).toEqual(["Ready", "Synced"]);
@@ -187,6 +189,12 @@ describe("fleet model", () => {
       }
       if (o.kind === "Cluster") expect(status.atProvider).toMatchObject({ status: expect.stringMatching(/ACTIVE|UPDATING/) });
     }
+    const creating = find(hub, "Cluster", undefined as never, "dev-use1-sandbox")!;
+    expect(condition(creating, "Ready")).toMatchObject({ status: "False", reason: "Creating" });
+    expect(creating.status).toMatchObject({ atProvider: { status: "CREATING" } });
+    const failing = hub.find((o) => o.apiVersion === "eks.aws.upbound.io/v1beta1" && o.metadata.name === "staging-euw1-analytics")!;
+    expect(condition(failing, "Synced")).toMatchObject({ status: "False", reason: "ReconcileError", message: expect.stringContaining("InvalidParameterException") });
+    for (const name of provisioning) expect(find(hub, "Secret", "flux-system", `${name}-eks-connection`)).toBeUndefined();
     const labelled = hub.filter((o) => o.kind === "Secret" && o.metadata.labels?.[DISCOVERY_LABEL] === "true");
     expect(labelled.map((s) => s.metadata.name)).toEqual(model.facts.labelOnly.map((n) => `${n}-kubeconfig`));
     const fluxRefs = hub.filter((o) => (o.kind === "Kustomization" || o.kind === "HelmRelease") && (o.spec as { kubeConfig?: unknown }).kubeConfig);

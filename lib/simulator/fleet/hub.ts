@@ -212,8 +212,9 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
     }),
   );
 
-  // --- Crossplane definitions ------------------------------------------------------------------------
+  // --- Crossplane definitions, and clusters still being provisioned -----------------------------------
   out.push(...crossplaneDefinitions(id));
+  out.push(...provisioningClusters(id, epoch));
 
   // --- per spoke ---------------------------------------------------------------------------------------
   for (const spec of spokes) {
@@ -278,8 +279,92 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
   return out.concat(events);
 }
 
+/** Clusters Crossplane is creating (no endpoint, no secret yet) or fails to create; not served, not in EKS. */
+export const PROVISIONING_CLUSTERS = {
+  creating: { name: "dev-use1-sandbox", region: "us-east-1", accountId: "456789012345", since: -6 * MINUTE },
+  failing: { name: "staging-euw1-analytics", region: "eu-west-1", accountId: "345678901234", since: -38 * MINUTE },
+} as const;
+
+function provisioningClusters(id: ObjectIdentity, epoch: number): KubeObject[] {
+  const { creating, failing } = PROVISIONING_CLUSTERS;
+  const createdAt = epoch + creating.since;
+  const subnets = (name: string) => [0, 1, 2].map((i) => `subnet-0${hex(`subnet:${name}:${i}`, 16)}`);
+  const requestId = uuidLike(`req:${failing.name}`);
+  const failMessage =
+    `create failed: async create failed: failed to create the resource: [{0 creating EKS Cluster (${failing.name}): operation error EKS: CreateCluster, ` +
+    `https response error StatusCode: 400, RequestID: ${requestId}, InvalidParameterException: Subnets specified must be in at least two different AZs  []}]`;
+  return [
+    {
+      apiVersion: CLASSIC_API,
+      kind: "Cluster",
+      metadata: meta({ ...id, createdAt }, "Cluster", undefined, creating.name, {
+        generation: 1,
+        labels: { "crows-nest.io/environment": "dev", "crows-nest.io/team": "data" },
+        annotations: { "crossplane.io/external-name": creating.name, "crossplane.io/external-create-pending": iso(createdAt + 5 * SECOND) },
+      }),
+      spec: {
+        deletionPolicy: "Delete",
+        forProvider: {
+          region: creating.region,
+          version: "1.35",
+          roleArn: `arn:aws:iam::${creating.accountId}:role/eks-cluster-${creating.name}`,
+          resourcesVpcConfig: { endpointPrivateAccess: true, endpointPublicAccess: true, subnetIds: subnets(creating.name) },
+        },
+        providerConfigRef: { name: `aws-${creating.accountId}` },
+        managementPolicies: ["*"],
+        writeConnectionSecretToRef: { namespace: FLUX_NS, name: `${creating.name}-eks-connection` },
+      },
+      status: {
+        atProvider: {
+          arn: `arn:aws:eks:${creating.region}:${creating.accountId}:cluster/${creating.name}`,
+          createdAt: iso(createdAt + 8 * SECOND),
+          platformVersion: "eks.9",
+          status: "CREATING",
+          version: "1.35",
+        },
+        conditions: crossplaneConditions("False", "Creating", createdAt + 8 * SECOND),
+      },
+    },
+    {
+      apiVersion: UPBOUND_API,
+      kind: "Cluster",
+      metadata: meta({ ...id, createdAt: epoch + failing.since }, "UpboundCluster", undefined, failing.name, {
+        generation: 1,
+        labels: { "crows-nest.io/environment": "staging", "crows-nest.io/team": "data" },
+      }),
+      spec: {
+        deletionPolicy: "Delete",
+        forProvider: {
+          region: failing.region,
+          version: "1.35",
+          roleArn: `arn:aws:iam::${failing.accountId}:role/eks-cluster-${failing.name}`,
+          vpcConfig: [{ subnetIds: [subnets(failing.name)[0]] }],
+        },
+        providerConfigRef: { name: `aws-${failing.accountId}` },
+        managementPolicies: ["*"],
+        writeConnectionSecretToRef: { namespace: FLUX_NS, name: `${failing.name}-eks-connection` },
+      },
+      status: {
+        atProvider: {},
+        conditions: [
+          { type: "Ready", status: "False", reason: "Creating", lastTransitionTime: iso(epoch + failing.since + 3 * SECOND) },
+          { type: "Synced", status: "False", reason: "ReconcileError", message: failMessage, lastTransitionTime: iso(epoch + failing.since + 9 * SECOND) },
+        ],
+      },
+    },
+  ];
+}
+
+function uuidLike(label: string): string {
+  const h = hex(label, 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
 function clustersInventory(spokes: SpokeSpec[]) {
-  const entries: { id: string; v: string }[] = [];
+  const entries: { id: string; v: string }[] = [
+    { id: `_${PROVISIONING_CLUSTERS.creating.name}_eks.aws.crossplane.io_Cluster`, v: "v1beta1" },
+    { id: `_${PROVISIONING_CLUSTERS.failing.name}_eks.aws.upbound.io_Cluster`, v: "v1beta1" },
+  ];
   for (const s of spokes) {
     if (s.provisioning === "classic") entries.push({ id: `_${s.name}_eks.aws.crossplane.io_Cluster`, v: "v1beta1" });
     if (s.provisioning === "clusterauth") {
