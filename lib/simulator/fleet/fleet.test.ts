@@ -238,6 +238,26 @@ describe("fleet model", () => {
     expect(latched.conditionsAt(latched.facts.unreachable!.cluster, start + TIMELINE.unreachableFrom).unreachable).toBe(true);
   });
 
+  it("reports the Flux distribution and reconciler statistics in a FluxReport where the operator runs", () => {
+    const versions = new Set<string>();
+    let reports = 0;
+    for (const cluster of model.clusters) {
+      const objects = model.objectsAt(cluster.name, at(14 * MIN), runtime);
+      const report = objects.find((o) => o.kind === "FluxReport");
+      if (!report) continue;
+      reports++;
+      const spec = report.spec as { distribution: { version: string }; reconcilers: { kind: string; stats: { running: number; failing: number; suspended: number } }[] };
+      versions.add(spec.distribution.version);
+      for (const r of spec.reconcilers) {
+        const total = r.stats.running + r.stats.failing + r.stats.suspended;
+        expect(total).toBe(objects.filter((o) => o.kind === r.kind && o.apiVersion.includes("fluxcd.io")).length);
+      }
+      expect(ready(report)?.status).toBe("True");
+    }
+    expect(reports).toBeGreaterThan(5);
+    expect(versions.size).toBeGreaterThan(1);
+  });
+
   it("makes one spoke unreachable for a while and moves the upgraded cluster's version", () => {
     const { cluster } = model.facts.unreachable!;
     expect(model.conditionsAt(cluster, at(MIN)).unreachable).toBe(false);

@@ -3,9 +3,11 @@
 // Scenario times are relative to the epoch t0 (see timeline.ts and docs/simulator-scenarios.md).
 import type { ClusterConditions, FleetModel, KubeObject, RuntimeInfo, SimCluster } from "../contract";
 import { HUB_ACCOUNT_ID } from "../aws/identities";
+import { fluxReport, hasFluxOperator } from "./flux-report";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
 import {
+  DAY,
   HOUR,
   MINUTE,
   SECOND,
@@ -20,6 +22,7 @@ import { controlPlaneAt, gitVersionOf } from "./versions";
 export { DISCOVERY_LABEL, LABEL_SECRETS_NAMESPACE, COMPOSITE_API, connectionSecretOf, eksArn, oidcIssuer } from "./hub";
 export { TIMELINE } from "./timeline";
 export { ROLE_INDEX, HUB_NAME, spokeName, type SpokeSpec } from "./topology";
+export { fluxDistributionOf, hasFluxOperator } from "./flux-report";
 
 export interface FleetModelOptions {
   /** number of clusters including the hub (so `clusters - 1` spokes) */
@@ -160,9 +163,19 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     spokeSpec: (name) => byName.get(name),
     plan: (name) => (epoch === undefined ? undefined : planOf(name, epoch)),
     objectsAt(cluster: string, t: number, runtime: RuntimeInfo): KubeObject[] {
-      if (cluster === HUB_NAME) return hubObjects({ spokes, seed, epoch: epochFor(t), t, runtime });
+      const e = epochFor(t);
+      if (cluster === HUB_NAME) {
+        const objects = hubObjects({ spokes, seed, epoch: e, t, runtime });
+        objects.push(fluxReport({ seed, cluster, createdAt: e - 640 * DAY }, cluster, true, objects, gitVersionOf(HUB_VERSION)));
+        return objects;
+      }
       const plan = planOf(cluster, t);
-      return plan ? spokeObjects({ plan, t }) : [];
+      if (!plan) return [];
+      const objects = spokeObjects({ plan, t });
+      if (hasFluxOperator(cluster, false)) {
+        objects.push(fluxReport({ seed, cluster, createdAt: plan.createdAt }, cluster, false, objects, controlPlaneAt(plan.spec, t - e).gitVersion));
+      }
+      return objects;
     },
     changedClusters(t0: number, t1: number): string[] {
       if (!(t1 > t0)) return [];
