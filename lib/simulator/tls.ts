@@ -4,7 +4,7 @@
 // way every EKS cluster has its own CA. Certificates are assembled in DER by hand (a few ASN.1 shapes)
 // and signed with node:crypto: this is synchronous and takes well under a millisecond per certificate, so
 // a thousand clusters start in about a second without any dependency.
-import { createHash, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from "node:crypto";
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -71,14 +71,13 @@ function extension(id: string, critical: boolean, value: Buffer): Buffer {
 
 const ECDSA_WITH_SHA256 = sequence(oid("1.2.840.10045.4.3.2"));
 
-function keyId(publicKey: KeyObject): Buffer {
-  return createHash("sha1").update(publicKey.export({ type: "spki", format: "der" })).digest();
-}
+const keyId = (spki: Buffer) => createHash("sha1").update(spki).digest();
 
 interface CertificateInput {
   subject: string;
   issuer: string;
-  publicKey: KeyObject;
+  /** SubjectPublicKeyInfo, DER. */
+  publicKey: Buffer;
   signingKey: KeyObject;
   extensions: Buffer[];
   notBefore: Date;
@@ -95,7 +94,7 @@ function certificate(input: CertificateInput): string {
     commonName(input.issuer),
     sequence(utcTime(input.notBefore), utcTime(input.notAfter)),
     commonName(input.subject),
-    input.publicKey.export({ type: "spki", format: "der" }),
+    input.publicKey,
     tlv(0xa3, sequence(...input.extensions)),
   );
   const signature = sign("sha256", tbs, input.signingKey);
@@ -111,12 +110,13 @@ export function createClusterTls(clusterName: string, now = new Date()): Cluster
   const ca = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const server = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const caName = `${clusterName}-ca`;
-  const caId = keyId(ca.publicKey);
+  const caSpki = ca.publicKey.export({ type: "spki", format: "der" });
+  const caId = keyId(caSpki);
 
   const caPem = certificate({
     subject: caName,
     issuer: caName,
-    publicKey: ca.publicKey,
+    publicKey: caSpki,
     signingKey: ca.privateKey,
     notBefore,
     notAfter,
@@ -129,7 +129,7 @@ export function createClusterTls(clusterName: string, now = new Date()): Cluster
   const certPem = certificate({
     subject: "kube-apiserver",
     issuer: caName,
-    publicKey: server.publicKey,
+    publicKey: server.publicKey.export({ type: "spki", format: "der" }),
     signingKey: ca.privateKey,
     notBefore,
     notAfter,
@@ -146,19 +146,18 @@ export function createClusterTls(clusterName: string, now = new Date()): Cluster
   });
   return {
     caPem,
-    caKeyPem: ca.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    caKeyPem: ca.privateKey.export({ type: "sec1", format: "pem" }).toString(),
     certPem,
-    keyPem: server.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    keyPem: server.privateKey.export({ type: "sec1", format: "pem" }).toString(),
   };
 }
 
-function isUsable(tls: ClusterTls): boolean {
-  try {
-    const certificate = new X509Certificate(tls.certPem);
-    return certificate.checkIssued(new X509Certificate(tls.caPem)) && Date.parse(certificate.validTo) > Date.now();
-  } catch {
-    return false;
-  }
+/** Bumped whenever certificates from older files must not be reused. */
+const TLS_FILE_FORMAT = 2;
+
+interface TlsFile {
+  format: number;
+  clusters: Record<string, ClusterTls>;
 }
 
 /**
@@ -168,12 +167,13 @@ function isUsable(tls: ClusterTls): boolean {
 export function loadOrCreateClusterTls(outDir: string, clusterNames: string[]): Map<string, ClusterTls> {
   mkdirSync(outDir, { recursive: true });
   const path = join(outDir, "tls.json");
-  const stored: Record<string, ClusterTls> = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : {};
+  const file = existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Partial<TlsFile>) : undefined;
+  // Parsing a thousand certificates to check them costs seconds: trust files this generator wrote.
+  const stored: Record<string, ClusterTls> = file?.format === TLS_FILE_FORMAT && file.clusters ? file.clusters : {};
   const result = new Map<string, ClusterTls>();
   let created = 0;
   for (const name of clusterNames) {
     let tls: ClusterTls | undefined = stored[name];
-    if (tls && !isUsable(tls)) tls = undefined;
     if (!tls) {
       tls = createClusterTls(name);
       stored[name] = tls;
@@ -182,7 +182,8 @@ export function loadOrCreateClusterTls(outDir: string, clusterNames: string[]): 
     result.set(name, tls);
   }
   if (created > 0) {
-    writeFileSync(path, JSON.stringify(stored), { mode: 0o600 });
+    const updated: TlsFile = { format: TLS_FILE_FORMAT, clusters: stored };
+    writeFileSync(path, JSON.stringify(updated), { mode: 0o600 });
     chmodSync(path, 0o600);
   }
   return result;

@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type { KubeObject, SimCluster, TokenCheck } from "../contract";
 import { decideFault, type FaultSpec, hashSeed, seededRandom } from "./faults";
 import { applyJsonPatch, applyMergePatch } from "./patch";
@@ -66,7 +66,9 @@ interface ResourceRequest {
 }
 
 export class KubeApiServer {
-  readonly server: Server;
+  /** Accepts TCP connections; TLS is set up lazily (parsing a key costs milliseconds, times a thousand clusters). */
+  private readonly listener: NetServer;
+  private httpsServer?: Server;
   port = 0;
   private faults: FaultSpec = {};
   /** /version moves when the model upgrades the control plane. */
@@ -81,16 +83,24 @@ export class KubeApiServer {
   constructor(private readonly options: ApiServerOptions) {
     this.gitVersion = options.cluster.gitVersion;
     this.random = seededRandom(hashSeed(options.cluster.name, options.seed));
-    this.server = createServer({ key: options.tls.keyPem, cert: options.tls.certPem }, (request, response) => {
-      this.handle(request, response).catch((error) => this.fail(response, error));
-    });
-    this.server.on("connection", (socket: Socket) => {
+    this.listener = createNetServer((socket: Socket) => {
       this.sockets.add(socket);
       socket.on("close", () => this.sockets.delete(socket));
+      socket.on("error", () => undefined);
+      this.https().emit("connection", socket);
     });
-    // Clients that give up mid-handshake must not crash the process.
-    this.server.on("tlsClientError", () => undefined);
-    this.server.keepAliveTimeout = 30_000;
+  }
+
+  private https(): Server {
+    if (!this.httpsServer) {
+      this.httpsServer = createServer({ key: this.options.tls.keyPem, cert: this.options.tls.certPem }, (request, response) => {
+        this.handle(request, response).catch((error) => this.fail(response, error));
+      });
+      // Clients that give up mid-handshake must not crash the process.
+      this.httpsServer.on("tlsClientError", () => undefined);
+      this.httpsServer.keepAliveTimeout = 30_000;
+    }
+    return this.httpsServer;
   }
 
   get name() {
@@ -116,14 +126,14 @@ export class KubeApiServer {
   async listen(port = 0): Promise<number> {
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error) => reject(error);
-      this.server.once("error", onError);
-      this.server.listen(port, "127.0.0.1", () => {
-        this.server.off("error", onError);
+      this.listener.once("error", onError);
+      this.listener.listen(port, "127.0.0.1", () => {
+        this.listener.off("error", onError);
         resolve();
       });
     });
     this.listening = true;
-    this.port = (this.server.address() as { port: number }).port;
+    this.port = (this.listener.address() as { port: number }).port;
     return this.port;
   }
 
@@ -134,7 +144,7 @@ export class KubeApiServer {
     if (!reachable) {
       if (this.listening) {
         this.listening = false;
-        this.server.close();
+        this.listener.close();
       }
       for (const socket of this.sockets) socket.destroy();
     } else if (!this.listening) {
@@ -149,7 +159,7 @@ export class KubeApiServer {
     for (const socket of this.sockets) socket.destroy();
     if (this.listening) {
       this.listening = false;
-      await new Promise<void>((resolve) => this.server.close(() => resolve()));
+      await new Promise<void>((resolve) => this.listener.close(() => resolve()));
     }
   }
 

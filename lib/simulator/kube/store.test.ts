@@ -127,6 +127,18 @@ describe("ClusterStore lists", () => {
     expect(() => store.list(type, { ...everything, resourceVersionMatch: "Exact" })).toThrow(expect.objectContaining({ code: 422 }));
   });
 
+  it("rebuilds an Exact list at an older resourceVersion from the watch history", () => {
+    const { store, type } = storeWith(many);
+    const before = store.resourceVersion;
+    store.sync([...many.slice(1), ks("k9")].map((object) => (object.metadata.name === "k3" ? ks("k3", { spec: { interval: "1m" } }) : object)), NOW);
+    const then = store.list(type, { ...everything, resourceVersion: String(before), resourceVersionMatch: "Exact" });
+    expect(then.resourceVersion).toBe(before);
+    expect(then.items.map((item) => item.name)).toEqual(["k0", "k1", "k2", "k3", "k4", "k5", "k6"]);
+    expect(then.items[3].object.spec).toMatchObject({ interval: "10m0s" });
+    const now = store.list(type, everything);
+    expect(now.items.map((item) => item.name)).toEqual(["k1", "k2", "k3", "k4", "k5", "k6", "k9"]);
+  });
+
   it("rejects a garbage continue token like the apiserver", () => {
     const { store, type } = storeWith(many);
     expect(() => store.list(type, { ...everything, limit: 1, continueToken: "garbage-token" })).toThrow(

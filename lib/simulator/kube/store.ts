@@ -75,6 +75,8 @@ export interface StoreEvent {
   type: WatchEventType;
   resource: string;
   version: ObjectVersion;
+  /** The object before this change (lists at an older resourceVersion are rebuilt from it). */
+  previous?: ObjectVersion;
 }
 
 interface ResourceTable {
@@ -258,14 +260,14 @@ export class ClusterStore {
   private commit(entry: Entry, table: ResourceTable, type: WatchEventType, version: ObjectVersion, before: ObjectVersion | undefined): WriteResult {
     entry.current = version;
     table.sorted = undefined;
-    this.emit({ type, resource: resourceKey(entry.type), version });
+    this.emit({ type, resource: resourceKey(entry.type), version, previous: before });
     return { version, changed: true, before };
   }
 
   private removeEntry(table: ResourceTable, entry: Entry) {
     table.entries.delete(entry.key);
     table.sorted = undefined;
-    this.emit({ type: "DELETED", resource: resourceKey(entry.type), version: withRevision(entry.current, ++this.rv) });
+    this.emit({ type: "DELETED", resource: resourceKey(entry.type), version: withRevision(entry.current, ++this.rv), previous: entry.current });
   }
 
   // --- model sync ------------------------------------------------------------------------------------
@@ -371,11 +373,8 @@ export class ClusterStore {
         const exact = resourceVersionMatch === "Exact" || (!resourceVersionMatch && paginate);
         if (exact) {
           if (requested < this.compactedRv) throw listTooOld();
-          const snapshot = this.snapshots.get(`${requested}|${resourceKey(type)}`);
-          if (snapshot) {
-            source = snapshot;
-            rv = requested;
-          }
+          source = this.snapshots.get(`${requested}|${resourceKey(type)}`) ?? this.stateAt(requested, type);
+          rv = requested;
         }
       }
     }
@@ -419,6 +418,21 @@ export class ClusterStore {
       for (let rest = index; rest < source.length; rest++) if (matches(source[rest])) remaining++;
     }
     return { items, resourceVersion: rv, continueToken: encodeContinue(rv, `${continueFrom}\u0000`), remainingItemCount: remaining };
+  }
+
+  /** A resource's objects as they were at `rv`, rebuilt by undoing the watch history after it. */
+  private stateAt(rv: number, type: ResourceType): ObjectVersion[] {
+    if (rv >= this.rv) return this.sortedVersions(type);
+    if (rv < this.historyStartRv) throw listTooOld();
+    const resource = resourceKey(type);
+    const state = new Map(this.sortedVersions(type).map((version) => [version.key, version]));
+    for (let index = this.history.length - 1; index >= 0 && this.history[index].version.rv > rv; index--) {
+      const event = this.history[index];
+      if (event.resource !== resource) continue;
+      if (event.type === "ADDED" || !event.previous) state.delete(event.version.key);
+      else state.set(event.version.key, event.previous);
+    }
+    return [...state.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
   private keepSnapshot(rv: number, type: ResourceType, source: ObjectVersion[]) {
