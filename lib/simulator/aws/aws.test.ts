@@ -100,8 +100,10 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     const { nodegroups } = await client.send(new ListNodegroupsCommand({ clusterName: spec.name }));
     const described = await Promise.all(nodegroups!.map((n) => client.send(new DescribeNodegroupCommand({ clusterName: spec.name, nodegroupName: n }))));
     const versions = Object.fromEntries(described.map((d) => [d.nodegroup!.nodegroupName, [d.nodegroup!.version, d.nodegroup!.status]]));
-    expect(versions).toEqual({ system: ["1.35", "ACTIVE"], batch: ["1.34", "UPDATING"] });
-    expect(described[0].nodegroup!.releaseVersion).toMatch(/^1\.35\.\d+-\d{8}$/);
+    expect(versions).toEqual({ system: ["1.34", "ACTIVE"], batch: ["1.32", "UPDATING"] });
+    expect(described[0].nodegroup!.releaseVersion).toMatch(/^1\.34\.\d+-\d{8}$/);
+    const { insights } = await client.send(new ListInsightsCommand({ clusterName: spec.name }));
+    expect(insights!.find((i) => i.name === "Kubelet version skew")).toMatchObject({ kubernetesVersion: "1.35", insightStatus: { status: "WARNING" } });
   });
 
   it("serves managed add-ons and their compatible versions", async () => {

@@ -215,7 +215,7 @@ function scenarioFacts(spokes: SpokeSpec[]): ScenarioFacts {
     facts.gitAuthFailure = { cluster: at(ROLE_INDEX.suspended)!, name: "flux-system/tenant-data" };
   }
   if (at(ROLE_INDEX.extendedSupport)) facts.extendedSupport = { cluster: at(ROLE_INDEX.extendedSupport)!, version: "1.31" };
-  if (at(ROLE_INDEX.nodeGroupSkew)) facts.nodeGroupSkew = { cluster: at(ROLE_INDEX.nodeGroupSkew)!, controlPlane: "1.35", nodegroup: "batch", nodegroupVersion: "1.34" };
+  if (at(ROLE_INDEX.nodeGroupSkew)) facts.nodeGroupSkew = { cluster: at(ROLE_INDEX.nodeGroupSkew)!, controlPlane: "1.34", nodegroup: "batch", nodegroupVersion: "1.32" };
   if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, from: "1.34", to: "1.35" };
   if (at(ROLE_INDEX.unreachable)) facts.unreachable = { cluster: at(ROLE_INDEX.unreachable)! };
   if (at(ROLE_INDEX.expiredToken)) facts.expiredToken = { cluster: at(ROLE_INDEX.expiredToken)! };

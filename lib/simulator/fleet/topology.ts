@@ -122,7 +122,7 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
       break;
     case ROLE_INDEX.nodeGroupSkew:
       roles.push("node-group-skew");
-      version = "1.35";
+      version = "1.34";
       break;
     case ROLE_INDEX.scheduledUpgrade:
       roles.push("scheduled-upgrade");

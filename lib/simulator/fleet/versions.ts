@@ -123,8 +123,9 @@ export function nodegroupsAt(spec: SpokeSpec, rel: number): NodegroupState[] {
       }
     }
     if (spec.roles.includes("node-group-skew") && plan.name === "batch") {
-      // The control plane is already on spec.version; this group is still one minor behind and rolling.
-      version = previousMinor(spec.version);
+      // Mid-upgrade from N to N+1: the control plane is already on N+1 (spec.version), this group is still
+      // on N-1, two minors behind (within the kubelet skew policy, but it blocks the next upgrade), rolling.
+      version = previousMinor(previousMinor(spec.version));
       status = "UPDATING";
       modifiedAt = -40 * 60_000;
     }
