@@ -104,6 +104,7 @@ export default async function UpgradesPage() {
                         {c.skew && c.skew.kubelets.length ? (
                           <>
                             {c.skew.maxBehindNow} → {c.skew.maxBehindNext} minor(s)
+                            {c.skew.outsidePolicyNow ? <div className="text-xs font-medium text-red-700 dark:text-red-300">outside the skew policy now</div> : null}
                             <div className="text-xs text-zinc-500">kubelets {[...new Set(c.skew.kubelets.map((k) => k.minor))].join(", ")}</div>
                           </>
                         ) : (

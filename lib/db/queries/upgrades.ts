@@ -51,7 +51,8 @@ export interface ClusterUpgrade {
   crossesIntoExtendedSoon: boolean;
   supportSource: SupportInfo["source"];
   next: string | null;
-  skew: { maxBehindNow: number; maxBehindNext: number; kubelets: { source: string; minor: string; nodes: number | null; behindNow: number; behindNext: number; blocksNext: boolean }[] } | null;
+  /** outsidePolicyNow: some kubelet is newer than the control plane or more than 3 minors older. */
+  skew: { maxBehindNow: number; maxBehindNext: number; outsidePolicyNow: boolean; kubelets: { source: string; minor: string; nodes: number | null; behindNow: number; behindNext: number; blocksNext: boolean }[] } | null;
   blockers: Finding[];
   warnings: Finding[];
   ready: boolean;
@@ -205,6 +206,7 @@ async function loadFacts(now: Date, onlyCluster?: string): Promise<Facts[]> {
         ? {
             maxBehindNow: skew.maxBehindNow,
             maxBehindNext: skew.maxBehindNext,
+            outsidePolicyNow: skew.groups.some((g) => g.violatesNow),
             kubelets: skew.groups.map((g) => ({ source: g.source, minor: g.minor, nodes: g.nodes, behindNow: g.behindNow, behindNext: g.behindNext, blocksNext: g.blocksNext })),
           }
         : null,

@@ -70,7 +70,7 @@ export function MatrixTable({ rows, groups }: { rows: MatrixRow[]; groups: { gro
   const clusters = groups.flatMap((g) => g.clusters);
   const grouped = groups.length > 1 || groups[0]?.group !== "";
   return (
-    <div className="mt-4 overflow-x-auto rounded-lg border border-zinc-200 bg-white pb-40 dark:border-zinc-800 dark:bg-zinc-900">
+    <div className="relative mt-4 overflow-x-auto rounded-lg border border-zinc-200 bg-white pb-40 dark:border-zinc-800 dark:bg-zinc-900">
       <table className="min-w-full text-sm" aria-label="Add-on versions by cluster">
         <thead className="bg-zinc-50 text-left dark:bg-zinc-950">
           {grouped ? (

@@ -43,7 +43,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
           </label>
           <button type="submit" className={button}>Show</button>
         </form>
-        <form method="get" action="/addons" className="flex items-end gap-2" aria-label="What ran where on a date">
+        <form method="get" action="/addons" className="flex items-end gap-2" aria-label="Add-on matrix on a past date">
           <label className="flex flex-col text-xs font-medium text-zinc-600 dark:text-zinc-400">
             What ran where on
             <input type="date" name="at" required defaultValue={t.to} max={t.to} className={field} />
@@ -74,7 +74,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
 
       <details className="mt-6">
         <summary className="cursor-pointer text-sm font-medium">The numbers per day</summary>
-        <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+        <div className="relative mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
           <table className="min-w-full text-sm" data-testid="trend-table">
             <thead className="bg-zinc-50 text-left dark:bg-zinc-950">
               <tr>

@@ -47,8 +47,8 @@ export function TrendCharts({ points, versions }: { points: TrendPoint[]; versio
           <YAxis domain={[0, 100]} tick={axis} />
           <Tooltip />
           <Legend />
-          <Line type="stepAfter" dataKey="supported" name="clusters in standard support" stroke="#059669" dot={false} isAnimationActive={false} connectNulls />
-          <Line type="stepAfter" dataKey="latest" name="add-on installations on latest" stroke="#2563eb" dot={false} isAnimationActive={false} connectNulls />
+          <Line type="stepAfter" dataKey="supported" name="clusters in standard support" stroke="#059669" dot={{ r: 3 }} isAnimationActive={false} connectNulls />
+          <Line type="stepAfter" dataKey="latest" name="add-on installations on latest" stroke="#2563eb" dot={{ r: 3 }} isAnimationActive={false} connectNulls />
         </LineChart>
       </ChartBox>
       <ChartBox id="chart-lag" title="Median version lag (minors behind the newest EKS version)">
@@ -57,7 +57,7 @@ export function TrendCharts({ points, versions }: { points: TrendPoint[]; versio
           <XAxis dataKey="date" tick={axis} />
           <YAxis allowDecimals tick={axis} />
           <Tooltip />
-          <Line type="stepAfter" dataKey="lag" name="median lag" stroke="#ea580c" dot={false} isAnimationActive={false} connectNulls />
+          <Line type="stepAfter" dataKey="lag" name="median lag" stroke="#ea580c" dot={{ r: 3 }} isAnimationActive={false} connectNulls />
         </LineChart>
       </ChartBox>
     </div>
