@@ -152,11 +152,11 @@ describe("fleet model", () => {
   });
 
   it("never misses a change in random windows over the first two hours", () => {
-    const fleet = createFleetModel({ clusters: 12, objects: 30, seed: 5, epoch: EPOCH });
+    const fleet = createFleetModel({ clusters: 12, objects: 20, seed: 5, epoch: EPOCH });
     let state = 12345;
     const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
     let quiet = 0;
-    for (let i = 0; i < 60; i++) {
+    for (let i = 0; i < 30; i++) {
       const from = Math.floor(next() * 120 * MIN);
       const to = from + 1 + Math.floor(next() * 40_000);
       const changed = new Set(fleet.changedClusters(at(from), at(to)));
@@ -168,7 +168,7 @@ describe("fleet model", () => {
         );
       }
     }
-    expect(quiet).toBeGreaterThan(300);
+    expect(quiet).toBeGreaterThan(150);
   });
 
   it("gives the hub the Crossplane objects and connection secrets the collector reads", () => {
