@@ -55,8 +55,8 @@ async function collectNeedles(): Promise<Map<string, string>> {
     const list = await client.getJson<{ items: { metadata: { namespace: string; name: string }; data?: Record<string, string> }[] }>("/api/v1/secrets").catch(() => ({ items: [] }));
     for (const secret of list.items) {
       for (const [key, b64] of Object.entries(secret.data ?? {})) {
-        // Endpoints and CA certificates are public by nature; pages may show an endpoint.
-        if (["endpoint", "clusterCA", "ca.crt", "namespace"].includes(key)) continue;
+        // API server endpoints and CA certificates are public by nature; pages may show an endpoint.
+        if (/endpoint/i.test(key) || ["clusterCA", "ca.crt", "namespace"].includes(key)) continue;
         const value = Buffer.from(b64, "base64").toString("utf8");
         const origin = `secret ${context.name}/${secret.metadata.namespace}/${secret.metadata.name}:${key}`;
         add(value, origin);
