@@ -93,7 +93,8 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       role: "hub",
       eks: { name: HUB_NAME, region: HUB_REGION, accountId: HUB_ACCOUNT_ID, arn: eksArn(hubSpec) },
       gitVersion: gitVersionOf(HUB_VERSION),
-      auth: "static",
+      // The hub is an EKS cluster too (ListClusters shows it): it takes EKS tokens besides its static ones.
+      auth: "eks",
       env: "prod",
       team: "platform",
     },
