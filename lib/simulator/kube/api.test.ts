@@ -295,4 +295,56 @@ describe("simulated API server over HTTPS", () => {
     await fetch(`${sim.controlUrl}/faults/spoke-1`, { method: "DELETE" });
     expect((await api.listClusterCustomObject(KS)).items.length).toBeGreaterThan(0);
   });
+
+  it("answers 500 InternalError, resets connections and truncates bodies when told to", async () => {
+    const path = "/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations";
+    await sim.setFault("spoke-2", { errorRate: 1 });
+    const failed = await raw("spoke-2", path, { token: sim.tokens.admin });
+    expect(failed.status).toBe(500);
+    expect(JSON.parse(failed.body)).toMatchObject({ kind: "Status", reason: "InternalError", code: 500 });
+
+    await sim.setFault("spoke-2", { resetRate: 1 });
+    await expect(raw("spoke-2", path, { token: sim.tokens.admin })).rejects.toThrow(/socket hang up|ECONNRESET/);
+
+    await sim.setFault("spoke-2", { truncateRate: 1 });
+    const api = kubeConfigFor("spoke-2", sim.tokens.admin).makeApiClient(CustomObjectsApi);
+    await expect(api.listClusterCustomObject(KS)).rejects.toThrow();
+
+    await sim.setFault("spoke-2", { latencyMs: 50 });
+    expect((await raw("spoke-2", path, { token: sim.tokens.admin })).status).toBe(200);
+    await sim.setFault("spoke-2", {});
+  });
+});
+
+describe("model-driven reachability", () => {
+  it("refuses connections while the model says a cluster is down, and serves again after", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sim-down-"));
+    const start = Date.now();
+    const fleet = await startSimulator({
+      outDir: dir,
+      aws: false,
+      model: createTestFleet({ spokes: 1, unreachable: (cluster, t) => cluster === "spoke-1" && t - start >= 5 * 60_000 && t - start < 10 * 60_000 }),
+    });
+    try {
+      const api = (() => {
+        const info = fleet.clusters.find((cluster) => cluster.name === "spoke-1")!;
+        const kc = new KubeConfig();
+        kc.loadFromOptions({
+          clusters: [{ name: "s", server: info.endpoint, caData: info.caData }],
+          users: [{ name: "u", token: fleet.tokens.admin }],
+          contexts: [{ name: "s", cluster: "s", user: "u" }],
+          currentContext: "s",
+        });
+        return kc.makeApiClient(CustomObjectsApi);
+      })();
+      expect((await api.listClusterCustomObject(KS)).items.length).toBeGreaterThan(0);
+      await fleet.advance(6 * 60_000);
+      await expect(api.listClusterCustomObject(KS)).rejects.toThrow(/ECONNREFUSED|connect/);
+      await fleet.advance(5 * 60_000);
+      expect((await api.listClusterCustomObject(KS)).items.length).toBeGreaterThan(0);
+    } finally {
+      await fleet.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -10,7 +10,7 @@ export interface FaultSpec {
   retryAfterSeconds?: number;
   /** Share of requests whose connection is reset before any response. */
   resetRate?: number;
-  /** Share of responses cut off half-way (the connection closes mid-body). */
+  /** Share of responses cut off half-way (sent chunked; the connection closes mid-body). */
   truncateRate?: number;
   /** Connections are refused: the server stops listening. */
   unreachable?: boolean;

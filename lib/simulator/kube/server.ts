@@ -178,12 +178,13 @@ export class KubeApiServer {
 
   private send(response: ServerResponse, code: number, body: string, extra: Record<string, string> = {}) {
     const bytes = Buffer.from(body, "utf8");
-    response.writeHead(code, { ...this.headers(extra), "Content-Length": String(bytes.length) });
     if ((response as ServerResponse & { truncate?: boolean }).truncate) {
-      // Promise the whole body, deliver half, hang up: the client sees a premature close.
+      // Like a large list streamed in chunks whose connection drops half-way: the client sees a premature close.
+      response.writeHead(code, this.headers(extra));
       response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => response.socket?.destroy());
       return;
     }
+    response.writeHead(code, { ...this.headers(extra), "Content-Length": String(bytes.length) });
     response.end(bytes);
   }
 

@@ -60,8 +60,6 @@ interface Entry {
   /** Accumulated client changes, as one merge patch over the base. */
   overlay?: unknown;
   generationBump: number;
-  /** Identity of the model's last object: an unchanged reference needs no re-render. */
-  lastModelObject?: KubeObject;
   /** What the simulated Flux controller has acted on (see reactions in the runtime). */
   handledReconcileAt?: string;
   handledGeneration?: number;
@@ -288,15 +286,13 @@ export class ClusterStore {
       if (this.deletedByClient.has(fullKey)) continue;
       const entry = table.entries.get(key);
       if (entry) {
-        if (entry.fromModel && entry.lastModelObject === object) continue; // a model that caches its objects
-        entry.lastModelObject = object;
         entry.fromModel = true;
         if (entry.baseJson !== undefined) entry.baseJson = JSON.stringify(object);
         if (this.refresh(entry, table, "MODIFIED", object).changed) changes++;
       } else {
         const created: Entry = {
           type, key, fromModel: true, generationBump: 0, firstSeen: now, filledUid: false, filledCreationTimestamp: false,
-          lastModelObject: object, current: undefined as unknown as ObjectVersion,
+          current: undefined as unknown as ObjectVersion,
         };
         table.entries.set(key, created);
         this.refresh(created, table, "ADDED", object);
