@@ -68,13 +68,23 @@ export function podSuffix(label: string, length: number): string {
   return out;
 }
 
+const durationCache = new Map<number, string>();
+
 /** Go's metav1.Duration formatting for a few seconds, e.g. "2.818583s" or "1m4.25s". */
 export function goDuration(ms: number): string {
-  if (ms < 1000) return `${+(ms).toFixed(6)}ms`;
-  const totalSeconds = ms / 1000;
-  const minutes = Math.floor(totalSeconds / 60);
-  const seconds = +(totalSeconds - minutes * 60).toFixed(6);
-  return minutes > 0 ? `${minutes}m${seconds}s` : `${seconds}s`;
+  let text = durationCache.get(ms);
+  if (text !== undefined) return text;
+  if (ms < 1000) {
+    text = `${+ms.toFixed(6)}ms`;
+  } else {
+    const totalSeconds = ms / 1000;
+    const minutes = Math.floor(totalSeconds / 60);
+    const seconds = +(totalSeconds - minutes * 60).toFixed(6);
+    text = minutes > 0 ? `${minutes}m${seconds}s` : `${seconds}s`;
+  }
+  if (durationCache.size > 10_000) durationCache.clear();
+  durationCache.set(ms, text);
+  return text;
 }
 
 const isoCache = new Map<number, string>();

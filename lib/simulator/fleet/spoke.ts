@@ -57,6 +57,14 @@ export interface AddonChoice {
   installedAt: number;
 }
 
+export interface AppKustomization {
+  name: string;
+  service: string;
+  generation: number;
+  healthMs: number;
+  inventory: { id: string; v: string }[];
+}
+
 export interface SpokePlan {
   spec: SpokeSpec;
   seed: number;
@@ -64,7 +72,7 @@ export interface SpokePlan {
   createdAt: number;
   addons: AddonChoice[];
   helmRepositories: string[];
-  appKustomizations: string[];
+  appKustomizations: AppKustomization[];
   tenantDataFailure: boolean;
 }
 
@@ -98,11 +106,22 @@ export function planSpoke(spec: SpokeSpec, objectsPerSpoke: number, seed: number
       installedAt: epoch - Math.floor((1 + unit(`${seed}:installed:${spec.name}:${addon.name}`) * 40) * DAY),
     });
   }
-  const appKustomizations: string[] = [];
+  const appKustomizations: AppKustomization[] = [];
   for (let i = 0; i < budget; i++) {
     const service = APP_SERVICES[i % APP_SERVICES.length];
     const round = Math.floor(i / APP_SERVICES.length);
-    appKustomizations.push(round === 0 ? `app-${service}` : `app-${service}-${round + 1}`);
+    const name = round === 0 ? `app-${service}` : `app-${service}-${round + 1}`;
+    appKustomizations.push({
+      name,
+      service,
+      generation: 1 + Math.floor(unit(`gen:${spec.name}:${name}`) * 4),
+      healthMs: 4_000 + Math.floor(unit(`ah:${spec.name}:${name}`) * 30_000),
+      inventory: [
+        inv(service, service, "apps", "Deployment", "v1"),
+        inv(service, service, "", "Service", "v1"),
+        inv(service, `${service}-config`, "", "ConfigMap", "v1"),
+      ],
+    });
   }
   return { spec, seed, epoch, createdAt, addons, helmRepositories, appKustomizations, tenantDataFailure };
 }
@@ -313,7 +332,7 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
     inv(FLUX_NS, "flux-system", "kustomize.toolkit.fluxcd.io", "Kustomization", "v1"),
     inv(FLUX_NS, "infra-configs", "kustomize.toolkit.fluxcd.io", "Kustomization", "v1"),
     inv(FLUX_NS, "infra-controllers", "kustomize.toolkit.fluxcd.io", "Kustomization", "v1"),
-    ...plan.appKustomizations.map((k) => inv(FLUX_NS, k, "kustomize.toolkit.fluxcd.io", "Kustomization", "v1")),
+    ...plan.appKustomizations.map((k) => inv(FLUX_NS, k.name, "kustomize.toolkit.fluxcd.io", "Kustomization", "v1")),
   ];
   out.push(
     kustomization({
@@ -459,11 +478,9 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
   // --- app-* Kustomizations ---------------------------------------------------------------------------
   const appHistory = appKsHistory(plan, arrivals, appsIndex, t, phase, depChain);
   const appReadyAt = abs(appsNow.arrive + 3 * SECOND);
-  for (const name of plan.appKustomizations) {
-    const svc = name.replace(/^app-/, "").replace(/-\d+$/, "");
-    const gen = 1 + Math.floor(unit(`gen:${cluster}:${name}`) * 4);
+  for (const app of plan.appKustomizations) {
+    const { name, service: svc, generation: gen } = app;
     // They follow main like `apps` but the bad commit does not touch them.
-    const appliedAt = appReadyAt;
     const ks = kustomization({
       id,
       name,
@@ -478,14 +495,10 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
       generation: gen,
       conditions: depChain
         ? [condition("Ready", "False", "DependencyNotReady", depNotReady("infra-configs"), abs(brokenSince + 9 * SECOND), gen)]
-        : readyConditions(appsRev, appliedAt, gen, true, 4_000 + Math.floor(unit(`ah:${cluster}:${name}`) * 30_000)),
+        : readyConditions(appsRev, appReadyAt, gen, true, app.healthMs),
       lastAppliedRevision: depChain ? appsRevision(seed, "base") : appsRev,
       lastAttemptedRevision: depChain ? appsRevision(seed, "base") : appsRev,
-      inventory: [
-        inv(svc, `${svc}`, "apps", "Deployment", "v1"),
-        inv(svc, `${svc}`, "", "Service", "v1"),
-        inv(svc, `${svc}-config`, "", "ConfigMap", "v1"),
-      ],
+      inventory: app.inventory,
       history: appHistory,
       labels: fluxLabels,
     });
