@@ -214,6 +214,7 @@ test("no credential in any response body, page or log line", async ({ page }) =>
   expect(collector.logs.length).toBeGreaterThan(3);
   expect(web.logs.length).toBeGreaterThan(0);
 
+  console.log(`secret-leak: ${needles.size} secret values and ${PATTERNS.length} credential shapes searched in ${bodies.length} response bodies and ${logs.length} log lines`);
   const leaks: string[] = [];
   for (const { where, text } of haystacks) {
     for (const [needle, origin] of needles) if (text.includes(needle)) leaks.push(`${origin} in ${where}`);
