@@ -7,7 +7,7 @@ import { startAwsServers, verifyEksToken, type AwsServers } from "./aws/index";
 import type { FleetModel } from "./contract";
 import { createFleetModel } from "./fleet/index";
 import { createSimClock, type SimClock } from "./clock";
-import { loadOrCreateClusterTls } from "./tls";
+import { loadOrCreateClusterCas } from "./tls";
 import { startControlServer, type ControlTarget } from "./kube/control";
 import type { FaultSpec } from "./kube/faults";
 import { kubeconfigYaml } from "./kube/kubeconfig";
@@ -92,7 +92,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     options.model ??
     createFleetModel({ clusters: options.clusters ?? 12, objects: options.objects ?? 40, seed, epoch: clock.now() });
   const withAws = options.aws !== false && model.clusters.some((cluster) => cluster.eks);
-  const tls = loadOrCreateClusterTls(outDir, model.clusters.map((cluster) => cluster.name));
+  const cas = loadOrCreateClusterCas(outDir, model.clusters.map((cluster) => cluster.name));
   const tokens = loadOrCreateTokens(outDir);
   const portsPath = join(outDir, "ports.json");
   const storedPorts = readJsonFile<{ clusters?: Record<string, number>; control?: number }>(portsPath) ?? {};
@@ -100,7 +100,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   const runtime = new FleetRuntime({
     model,
     clock,
-    tls,
+    cas,
     tokens,
     verifyEksToken: withAws ? verifyEksToken : undefined,
     ports: storedPorts.clusters,

@@ -4,7 +4,7 @@ import { createServer, get } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createClusterTls, loadOrCreateClusterTls } from "./tls";
+import { createClusterCa, createClusterTls, issueServerCertificate, loadOrCreateClusterCas } from "./tls";
 
 describe("cluster TLS", () => {
   it("issues a server certificate for 127.0.0.1 and localhost signed by the cluster's own CA", () => {
@@ -17,6 +17,13 @@ describe("cluster TLS", () => {
     expect(server.verify(ca.publicKey)).toBe(true);
     expect(server.subjectAltName).toBe("IP Address:127.0.0.1, DNS:localhost");
     expect(server.checkIssued(new X509Certificate(createClusterTls("spoke-2").caPem))).toBe(false);
+  });
+
+  it("issues server certificates later from a stored CA", () => {
+    const ca = createClusterCa("spoke-3");
+    const server = new X509Certificate(issueServerCertificate("spoke-3", ca).certPem);
+    expect(server.checkIssued(new X509Certificate(ca.caPem))).toBe(true);
+    expect(server.verify(new X509Certificate(ca.caPem).publicKey)).toBe(true);
   });
 
   it("always encodes valid DER (serials with leading zero bytes included)", () => {
@@ -42,8 +49,8 @@ describe("cluster TLS", () => {
   it("keeps CAs in the out dir so a restart reuses them", () => {
     const dir = mkdtempSync(join(tmpdir(), "sim-tls-"));
     try {
-      const first = loadOrCreateClusterTls(dir, ["hub", "spoke-1"]);
-      const second = loadOrCreateClusterTls(dir, ["hub", "spoke-1", "spoke-2"]);
+      const first = loadOrCreateClusterCas(dir, ["hub", "spoke-1"]);
+      const second = loadOrCreateClusterCas(dir, ["hub", "spoke-1", "spoke-2"]);
       expect(second.get("hub")).toEqual(first.get("hub"));
       expect(second.get("spoke-2")?.caPem).toContain("BEGIN CERTIFICATE");
     } finally {

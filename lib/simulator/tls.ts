@@ -1,10 +1,11 @@
 // Per-cluster certificate authorities for the simulator's API servers.
 //
 // Each simulated cluster gets its own EC P-256 CA and a server certificate for 127.0.0.1/localhost, the
-// way every EKS cluster has its own CA. Certificates are assembled in DER by hand (a few ASN.1 shapes)
+// way every EKS cluster has its own CA. Only the CAs are kept (kubeconfigs pin them); server
+// certificates are issued when a cluster takes its first connection. Certificates are assembled in DER by hand (a few ASN.1 shapes)
 // and signed with node:crypto: this is synchronous and takes well under a millisecond per certificate, so
 // a thousand clusters start in about a second without any dependency.
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -103,40 +104,49 @@ function certificate(input: CertificateInput): string {
   return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;
 }
 
-/** A fresh CA plus a server certificate valid for https://127.0.0.1 and https://localhost. */
-export function createClusterTls(clusterName: string, now = new Date()): ClusterTls {
-  const notBefore = new Date(now.getTime() - 60 * 60 * 1000);
-  const notAfter = new Date(now.getTime() + 10 * 365 * 24 * 60 * 60 * 1000);
-  const ca = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-  const server = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
-  const caName = `${clusterName}-ca`;
-  const caSpki = ca.publicKey.export({ type: "spki", format: "der" });
-  const caId = keyId(caSpki);
+export interface ClusterCa {
+  caPem: string;
+  caKeyPem: string;
+}
 
+const YEAR = 365 * 24 * 60 * 60 * 1000;
+const SERVER_NAME = "kube-apiserver";
+
+function validity(now: Date) {
+  return { notBefore: new Date(now.getTime() - 60 * 60 * 1000), notAfter: new Date(now.getTime() + 10 * YEAR) };
+}
+
+function createCa(clusterName: string, now: Date): ClusterCa & { key: KeyObject; spki: Buffer } {
+  const ca = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const caName = `${clusterName}-ca`;
+  const spki = ca.publicKey.export({ type: "spki", format: "der" });
   const caPem = certificate({
     subject: caName,
     issuer: caName,
-    publicKey: caSpki,
+    publicKey: spki,
     signingKey: ca.privateKey,
-    notBefore,
-    notAfter,
+    ...validity(now),
     extensions: [
       extension("2.5.29.15", true, bitString(Buffer.from([0x86]), 1)), // digitalSignature, keyCertSign, cRLSign
       extension("2.5.29.19", true, sequence(derTrue())), // CA:TRUE
-      extension("2.5.29.14", false, octetString(caId)),
+      extension("2.5.29.14", false, octetString(keyId(spki))),
     ],
   });
+  return { caPem, caKeyPem: ca.privateKey.export({ type: "sec1", format: "pem" }).toString(), key: ca.privateKey, spki };
+}
+
+function issueServer(clusterName: string, caKey: KeyObject, caSpki: Buffer, now: Date): { certPem: string; keyPem: string } {
+  const server = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const certPem = certificate({
-    subject: "kube-apiserver",
-    issuer: caName,
+    subject: SERVER_NAME,
+    issuer: `${clusterName}-ca`,
     publicKey: server.publicKey.export({ type: "spki", format: "der" }),
-    signingKey: ca.privateKey,
-    notBefore,
-    notAfter,
+    signingKey: caKey,
+    ...validity(now),
     extensions: [
       extension("2.5.29.15", true, bitString(Buffer.from([0x80]), 7)), // digitalSignature
       extension("2.5.29.37", false, sequence(oid("1.3.6.1.5.5.7.3.1"))), // serverAuth
-      extension("2.5.29.35", false, sequence(tlv(0x80, caId))),
+      extension("2.5.29.35", false, sequence(tlv(0x80, keyId(caSpki)))),
       extension(
         "2.5.29.17",
         false,
@@ -144,38 +154,51 @@ export function createClusterTls(clusterName: string, now = new Date()): Cluster
       ),
     ],
   });
-  return {
-    caPem,
-    caKeyPem: ca.privateKey.export({ type: "sec1", format: "pem" }).toString(),
-    certPem,
-    keyPem: server.privateKey.export({ type: "sec1", format: "pem" }).toString(),
-  };
+  return { certPem, keyPem: server.privateKey.export({ type: "sec1", format: "pem" }).toString() };
+}
+
+/** A fresh CA for a cluster (only the CA is pinned by kubeconfigs; server certificates are issued on demand). */
+export function createClusterCa(clusterName: string, now = new Date()): ClusterCa {
+  const { caPem, caKeyPem } = createCa(clusterName, now);
+  return { caPem, caKeyPem };
+}
+
+/** A server certificate valid for https://127.0.0.1 and https://localhost, signed by the cluster's CA. */
+export function issueServerCertificate(clusterName: string, ca: ClusterCa, now = new Date()): { certPem: string; keyPem: string } {
+  const key = createPrivateKey(ca.caKeyPem);
+  return issueServer(clusterName, key, createPublicKey(key).export({ type: "spki", format: "der" }), now);
+}
+
+/** A fresh CA plus a server certificate valid for https://127.0.0.1 and https://localhost. */
+export function createClusterTls(clusterName: string, now = new Date()): ClusterTls {
+  const ca = createCa(clusterName, now);
+  return { caPem: ca.caPem, caKeyPem: ca.caKeyPem, ...issueServer(clusterName, ca.key, ca.spki, now) };
 }
 
 /** Bumped whenever certificates from older files must not be reused. */
-const TLS_FILE_FORMAT = 2;
+const TLS_FILE_FORMAT = 3;
 
 interface TlsFile {
   format: number;
-  clusters: Record<string, ClusterTls>;
+  clusters: Record<string, ClusterCa>;
 }
 
 /**
  * Loads the CAs kept in `outDir/tls.json` and creates the missing ones, so a restarted simulator keeps
  * every kubeconfig it wrote valid. The file holds private keys: mode 0600.
  */
-export function loadOrCreateClusterTls(outDir: string, clusterNames: string[]): Map<string, ClusterTls> {
+export function loadOrCreateClusterCas(outDir: string, clusterNames: string[]): Map<string, ClusterCa> {
   mkdirSync(outDir, { recursive: true });
   const path = join(outDir, "tls.json");
   const file = existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Partial<TlsFile>) : undefined;
   // Parsing a thousand certificates to check them costs seconds: trust files this generator wrote.
-  const stored: Record<string, ClusterTls> = file?.format === TLS_FILE_FORMAT && file.clusters ? file.clusters : {};
-  const result = new Map<string, ClusterTls>();
+  const stored: Record<string, ClusterCa> = file?.format === TLS_FILE_FORMAT && file.clusters ? file.clusters : {};
+  const result = new Map<string, ClusterCa>();
   let created = 0;
   for (const name of clusterNames) {
-    let tls: ClusterTls | undefined = stored[name];
+    let tls: ClusterCa | undefined = stored[name];
     if (!tls) {
-      tls = createClusterTls(name);
+      tls = createClusterCa(name);
       stored[name] = tls;
       created++;
     }

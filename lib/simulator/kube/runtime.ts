@@ -2,7 +2,7 @@
 // time passes, with a stand-in for the Flux controllers that reacts to reconcile requests and spec edits.
 import type { FleetModel, KubeObject, RuntimeInfo, SimCluster, TokenCheck } from "../contract";
 import type { SimClock } from "../clock";
-import type { ClusterTls } from "../tls";
+import type { ClusterCa } from "../tls";
 import type { FaultSpec } from "./faults";
 import { ResourceRegistry, type ResourceType } from "./registry";
 import { KubeApiServer } from "./server";
@@ -11,7 +11,7 @@ import { ClusterStore, isFluxGroup, type ObjectVersion } from "./store";
 export interface RuntimeOptions {
   model: FleetModel;
   clock: SimClock;
-  tls: Map<string, ClusterTls>;
+  cas: Map<string, ClusterCa>;
   tokens: { admin: string; readOnly: string };
   verifyEksToken?: (token: string, clusterName: string, nowMs: number) => TokenCheck;
   /** Preferred port per cluster (kept across restarts so kubeconfigs stay valid). */
@@ -60,12 +60,12 @@ export class FleetRuntime implements RuntimeInfo {
       if (cluster.role === "hub") for (const group of CROSSPLANE_GROUPS) registry.ensureServed(group);
       // Distinct starting revisions per cluster, like unrelated etcds.
       const store = new ClusterStore(cluster.name, registry, 1000 + (hash(cluster.name) % 9000));
-      const tls = options.tls.get(cluster.name);
-      if (!tls) throw new Error(`no TLS material for cluster ${cluster.name}`);
+      const ca = options.cas.get(cluster.name);
+      if (!ca) throw new Error(`no CA for cluster ${cluster.name}`);
       const server = new KubeApiServer({
         cluster,
         store,
-        tls,
+        ca,
         tokens: options.tokens,
         verifyEksToken: options.verifyEksToken
           ? (token, clusterName) => options.verifyEksToken!(token, clusterName, options.clock.now())
@@ -89,9 +89,9 @@ export class FleetRuntime implements RuntimeInfo {
   }
 
   caDataOf(cluster: string): string {
-    const tls = this.options.tls.get(cluster);
-    if (!tls) throw new Error(`unknown cluster ${cluster}`);
-    return Buffer.from(tls.caPem).toString("base64");
+    const ca = this.options.cas.get(cluster);
+    if (!ca) throw new Error(`unknown cluster ${cluster}`);
+    return Buffer.from(ca.caPem).toString("base64");
   }
 
   handle(cluster: string): ClusterHandle {

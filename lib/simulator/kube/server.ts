@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
 import type { KubeObject, SimCluster, TokenCheck } from "../contract";
+import { issueServerCertificate, type ClusterCa } from "../tls";
 import { decideFault, type FaultSpec, hashSeed, seededRandom } from "./faults";
 import { applyJsonPatch, applyMergePatch } from "./patch";
 import { groupVersionOf, type ResourceType } from "./registry";
@@ -34,7 +35,8 @@ export interface Identity {
 export interface ApiServerOptions {
   cluster: SimCluster;
   store: ClusterStore;
-  tls: { certPem: string; keyPem: string };
+  /** The cluster's CA; the server certificate is issued from it on the first connection. */
+  ca: ClusterCa;
   /** Static bearer tokens every cluster accepts. */
   tokens: { admin: string; readOnly: string };
   /** Checks `k8s-aws-v1.` tokens on clusters with `auth: "eks"`. */
@@ -93,7 +95,8 @@ export class KubeApiServer {
 
   private https(): Server {
     if (!this.httpsServer) {
-      this.httpsServer = createServer({ key: this.options.tls.keyPem, cert: this.options.tls.certPem }, (request, response) => {
+      const { certPem, keyPem } = issueServerCertificate(this.options.cluster.name, this.options.ca);
+      this.httpsServer = createServer({ key: keyPem, cert: certPem }, (request, response) => {
         this.handle(request, response).catch((error) => this.fail(response, error));
       });
       // Clients that give up mid-handshake must not crash the process.
