@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimClock } from "../clock";
 import type { RuntimeInfo } from "../contract";
 import { createFleetModel } from "../fleet/index";
-import { CROSSPLANE_IDENTITY, STATIC_USER, deriveCredentials } from "./identities";
+import { CROSSPLANE_IDENTITY, IdentityStore, STATIC_USER, deriveCredentials } from "./identities";
 import { startAwsServers, verifyEksToken, type AwsServers } from "./index";
 import { decodeEksToken, mintEksToken, presignGetCallerIdentityUrl, verifyEksToken as verifyAt } from "./token";
 
@@ -222,6 +222,28 @@ describe("IRSA through the simulated STS", () => {
     } finally {
       process.env = saved;
     }
+  });
+
+  it("recognises temporary credentials it issued before a restart (same state key), and only those", () => {
+    const key = Buffer.alloc(32, 7);
+    const before = new IdentityStore();
+    before.setSessionKey(key);
+    const issued = before.issue({
+      accessKeyId: "ASIAEXAMPLE0000001",
+      arn: "arn:aws:sts::123456789012:assumed-role/crows-nest-collector/s",
+      principalArn: "arn:aws:iam::123456789012:role/crows-nest-collector",
+      userId: "AROAEXAMPLE:s",
+      accountId: "123456789012",
+      expiresAtMs: Date.now() + 3600_000,
+      readOnly: false,
+    });
+    const after = new IdentityStore();
+    after.setSessionKey(key);
+    expect(after.resolve(issued.accessKeyId, issued.sessionToken)).toMatchObject({ secretAccessKey: issued.secretAccessKey, arn: issued.arn });
+    const other = new IdentityStore();
+    other.setSessionKey(Buffer.alloc(32, 8));
+    expect(other.resolve(issued.accessKeyId, issued.sessionToken)).toBeUndefined();
+    expect(after.resolve("ASIAEXAMPLE0000002", issued.sessionToken)).toBeUndefined();
   });
 
   it("refuses a web-identity token it did not issue", async () => {

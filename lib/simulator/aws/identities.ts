@@ -1,7 +1,7 @@
 // Every AWS identity the simulator knows, with its secret: the simulated STS issues temporary credentials
 // into this store, and the EKS API and the EKS-token verifier look secrets up here to recompute signatures.
 // All values are simulation-only and are never valid against real AWS.
-import { createHash } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 
 /** The simulated AWS account of the hub and of the shared-services identities. */
 export const HUB_ACCOUNT_ID = "123456789012";
@@ -81,8 +81,11 @@ export const CROSSPLANE_IDENTITY: SimIdentity = (() => {
 export const COLLECTOR_ROLE_ARN = `arn:aws:iam::${HUB_ACCOUNT_ID}:role/crows-nest-collector`;
 export const COLLECTOR_SERVICE_ACCOUNT = "system:serviceaccount:crows-nest:crows-nest-collector";
 
-class IdentityStore {
+const SESSION_PREFIX = "IQoJb3JpZ2luX2VjE";
+
+export class IdentityStore {
   private readonly byAccessKey = new Map<string, SimIdentity>();
+  private sessionKey: Buffer | undefined;
 
   constructor() {
     this.add(STATIC_USER);
@@ -97,11 +100,60 @@ class IdentityStore {
     return this.byAccessKey.get(accessKeyId);
   }
 
+  /**
+   * Key that makes temporary credentials self-describing: the session token carries the identity, sealed
+   * with this key, and the secret derives from it. A restarted simulator (same key, kept in its state
+   * file) still recognises credentials it issued before, as AWS would.
+   */
+  setSessionKey(key: Buffer): void {
+    this.sessionKey = key;
+  }
+
+  /** Mints temporary credentials for an identity (accessKeyId/secret/sessionToken are filled in). */
+  issue(template: Omit<SimIdentity, "secretAccessKey" | "sessionToken">): SimIdentity {
+    const key = this.requireKey();
+    const payload = Buffer.from(JSON.stringify(template)).toString("base64url");
+    const seal = createHmac("sha256", key).update(payload).digest("base64url");
+    const identity: SimIdentity = {
+      ...template,
+      secretAccessKey: this.secretFor(template.accessKeyId),
+      sessionToken: `${SESSION_PREFIX}${payload}.${seal}`,
+    };
+    this.add(identity);
+    return identity;
+  }
+
+  /** The identity behind an access key, also for sealed session tokens issued before a restart. */
+  resolve(accessKeyId: string, sessionToken: string | undefined): SimIdentity | undefined {
+    const known = this.byAccessKey.get(accessKeyId);
+    if (known || !sessionToken || !this.sessionKey || !sessionToken.startsWith(SESSION_PREFIX)) return known;
+    const [payload, seal] = sessionToken.slice(SESSION_PREFIX.length).split(".");
+    if (!payload || !seal) return undefined;
+    const expected = createHmac("sha256", this.sessionKey).update(payload).digest();
+    const given = Buffer.from(seal, "base64url");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const template = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as SimIdentity;
+    if (template.accessKeyId !== accessKeyId) return undefined;
+    const identity = { ...template, secretAccessKey: this.secretFor(accessKeyId), sessionToken };
+    this.add(identity);
+    return identity;
+  }
+
   /** Drops expired temporary credentials so a long demo does not grow the map without bound. */
   prune(nowMs: number): void {
     for (const [key, identity] of this.byAccessKey) {
       if (identity.expiresAtMs !== undefined && identity.expiresAtMs + 3_600_000 < nowMs) this.byAccessKey.delete(key);
     }
+  }
+
+  private secretFor(accessKeyId: string): string {
+    return createHmac("sha256", this.requireKey()).update(`secret:${accessKeyId}`).digest("base64").slice(0, 40);
+  }
+
+  private requireKey(): Buffer {
+    // Tests and tools that never call setSessionKey still get working credentials for this process.
+    this.sessionKey ??= createHash("sha256").update(`session-key:${process.pid}:${Date.now()}`).digest();
+    return this.sessionKey;
   }
 }
 

@@ -3,7 +3,7 @@
 // verifier the simulated Kubernetes API servers call.
 import { createServer, type Server } from "node:https";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { SignJWT } from "jose";
@@ -14,7 +14,7 @@ import type { SimFleet } from "../fleet/index";
 import { REGIONS, type SpokeSpec } from "../fleet/topology";
 import { createClusterTls, type ClusterTls } from "../tls";
 import { createEksHandler } from "./eks-server";
-import { COLLECTOR_ROLE_ARN, COLLECTOR_SERVICE_ACCOUNT, HUB_ACCOUNT_ID, STATIC_USER } from "./identities";
+import { COLLECTOR_ROLE_ARN, COLLECTOR_SERVICE_ACCOUNT, HUB_ACCOUNT_ID, STATIC_USER, identities } from "./identities";
 import { WEB_IDENTITY_AUDIENCE, createStsHandler } from "./sts-server";
 import { verifyEksToken as verifyAt } from "./token";
 
@@ -59,6 +59,8 @@ interface StoredState {
   tls: ClusterTls;
   ports?: { eks?: number; sts?: number };
   oidcKeyPem?: string;
+  /** seals STS session tokens, so credentials survive a restart (hex) */
+  sessionKey?: string;
 }
 
 function loadState(outDir: string): StoredState {
@@ -135,6 +137,8 @@ export async function startAwsServers(options: StartAwsServersOptions): Promise<
   }
   const privateKey = createPrivateKey(state.oidcKeyPem);
   const publicKey = createPublicKey(privateKey);
+  state.sessionKey ??= randomBytes(32).toString("hex");
+  identities.setSessionKey(Buffer.from(state.sessionKey, "hex"));
   const issuer = oidcIssuer(hubSpec);
   const providerArn = `arn:aws:iam::${HUB_ACCOUNT_ID}:oidc-provider/${issuer.replace(/^https:\/\//, "")}`;
 

@@ -96,7 +96,7 @@ export function authenticate(request: SignedRequest, expectedService: string, no
     return deny(403, "InvalidSignatureException", `Signature expired: ${longDate} is now earlier than the allowed window.`);
   }
 
-  const identity = identities.get(accessKeyId);
+  const identity = identities.resolve(accessKeyId, securityToken);
   if (!identity) return deny(403, "UnrecognizedClientException", "The security token included in the request is invalid.");
   if (identity.sessionToken !== undefined && securityToken !== identity.sessionToken) {
     return deny(403, "UnrecognizedClientException", "The security token included in the request is invalid.");

@@ -2,7 +2,7 @@
 // IRSA, AssumeRole for cross-account roles chained from it, and GetCallerIdentity (signed or presigned, the
 // request an EKS token stands for).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { KeyObject } from "node:crypto";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { SimClock } from "../clock";
@@ -45,23 +45,18 @@ const ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,6
 const SESSION_NAME = /^[\w+=,.@-]{2,64}$/;
 
 function issueCredentials(roleArn: string, sessionName: string, durationSeconds: number, nowMs: number): SimIdentity {
-  const m = ROLE_ARN.exec(roleArn)!;
-  const [, account, roleName] = m;
-  const roleId = "AROA" + randomBytes(12).toString("base64").replace(/[^A-Z0-9]/gi, "").toUpperCase().padEnd(17, "X").slice(0, 17);
-  const identity: SimIdentity = {
+  const [, account, roleName] = ROLE_ARN.exec(roleArn)!;
+  const roleId = "AROA" + createHash("sha256").update(roleArn).digest("hex").toUpperCase().slice(0, 17);
+  identities.prune(nowMs);
+  return identities.issue({
     accessKeyId: "ASIA" + randomBytes(12).toString("hex").toUpperCase().slice(0, 16),
-    secretAccessKey: randomBytes(30).toString("base64"),
-    sessionToken: "IQoJb3JpZ2luX2VjE" + randomBytes(240).toString("base64"),
     arn: `arn:aws:sts::${account}:assumed-role/${roleName}/${sessionName}`,
     principalArn: roleArn,
     userId: `${roleId}:${sessionName}`,
     accountId: account,
     expiresAtMs: nowMs + durationSeconds * 1000,
     readOnly: /readonly|read-only|viewer/i.test(roleName),
-  };
-  identities.prune(nowMs);
-  identities.add(identity);
-  return identity;
+  });
 }
 
 function credentialsXml(identity: SimIdentity): string {

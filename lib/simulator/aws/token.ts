@@ -124,7 +124,7 @@ export function verifyEksToken(token: string, clusterName: string, nowMs: number
   }
   const [accessKeyId, shortDate, region] = credential;
   if (shortDate !== lower["x-amz-date"]!.slice(0, 8)) return fail("credential scope date does not match X-Amz-Date");
-  const identity = identities.get(accessKeyId);
+  const identity = identities.resolve(accessKeyId, lower["x-amz-security-token"]);
   if (!identity) return fail("sts getCallerIdentity failed: InvalidClientTokenId");
   if (identity.sessionToken !== undefined && lower["x-amz-security-token"] !== identity.sessionToken) {
     return fail("sts getCallerIdentity failed: InvalidClientTokenId");
