@@ -156,6 +156,9 @@ function refOut(o: ProblemObjectInput) {
   return { cluster: o.cluster, kind: o.kind, namespace: o.namespace, name: o.name, url: objectPath(o), health: o.health };
 }
 
+/** Plain code-point order: names are DNS labels, and ICU collation is slow on thousands of rows. */
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const earliest = (a: string | null, b: string | null) => (!a ? b : !b ? a : a < b ? a : b);
 
 /** Groups every problem object (and unreachable cluster) by cause, root causes first with followers nested. */
@@ -181,11 +184,19 @@ export function groupFailures(
     return g;
   };
 
+  // The same message often repeats across clusters: normalise each distinct text once.
+  const patterns = new Map<string, string>();
+  const normalised = (message: string) => {
+    let p = patterns.get(message);
+    if (p === undefined) patterns.set(message, (p = normaliseMessage(message)));
+    return p;
+  };
+
   for (const o of objects) {
     const problem = problemOf(o);
     if (!problem || !include(o)) continue;
     const { reason, message } = describe(o, problem);
-    const pattern = normaliseMessage(message);
+    const pattern = normalised(message);
     const key = [o.kind, problem, reason, pattern].join("\u0001");
     const root = problem === "stale" ? null : findRootCause(o, byKey);
     const member: FailureMember = {
@@ -227,7 +238,7 @@ export function groupFailures(
 
   const byId = new Map([...groups.values()].map((g) => [g.id, g]));
   for (const g of groups.values()) {
-    g.members.sort((a, b) => (b.failingForSeconds ?? -1) - (a.failingForSeconds ?? -1) || a.cluster.localeCompare(b.cluster) || a.name.localeCompare(b.name));
+    g.members.sort((a, b) => (b.failingForSeconds ?? -1) - (a.failingForSeconds ?? -1) || cmp(a.cluster, b.cluster) || cmp(a.name, b.name));
     g.clusterCount = new Set(g.members.map((m) => m.cluster)).size;
     g.objectCount = g.members.length;
     g.firstFailedAt = g.members.reduce<string | null>((acc, m) => earliest(acc, m.firstFailedAt), null);
@@ -268,8 +279,8 @@ function compareImpact(a: FailureGroup, b: FailureGroup): number {
     b.followers.length - a.followers.length ||
     b.clusterCount - a.clusterCount ||
     impactOf(b) - impactOf(a) ||
-    (a.firstFailedAt ?? "\uffff").localeCompare(b.firstFailedAt ?? "\uffff") ||
-    a.id.localeCompare(b.id)
+    cmp(a.firstFailedAt ?? "\uffff", b.firstFailedAt ?? "\uffff") ||
+    cmp(a.id, b.id)
   );
 }
 
@@ -278,20 +289,20 @@ export type FailureSort = (typeof FAILURE_SORTS)[number];
 
 /** Re-sorts top-level groups (followers stay under their root cause, sorted the same way). */
 export function sortFailureGroups(groups: FailureGroup[], sort: FailureSort): FailureGroup[] {
-  const cmp: (a: FailureGroup, b: FailureGroup) => number =
+  const order: (a: FailureGroup, b: FailureGroup) => number =
     sort === "clusters"
       ? (a, b) => b.clusterCount - a.clusterCount || compareImpact(a, b)
       : sort === "objects"
         ? (a, b) => impactOf(b) - impactOf(a) || compareImpact(a, b)
         : sort === "first-failed"
-          ? (a, b) => (a.firstFailedAt ?? "\uffff").localeCompare(b.firstFailedAt ?? "\uffff") || compareImpact(a, b)
+          ? (a, b) => cmp(a.firstFailedAt ?? "\uffff", b.firstFailedAt ?? "\uffff") || compareImpact(a, b)
           : sort === "newest"
-            ? (a, b) => (b.firstFailedAt ?? "").localeCompare(a.firstFailedAt ?? "") || compareImpact(a, b)
+            ? (a, b) => cmp(b.firstFailedAt ?? "", a.firstFailedAt ?? "") || compareImpact(a, b)
             : sort === "kind"
-              ? (a, b) => a.kind.localeCompare(b.kind) || compareImpact(a, b)
+              ? (a, b) => cmp(a.kind, b.kind) || compareImpact(a, b)
               : compareImpact;
   const visit = (list: FailureGroup[]): FailureGroup[] =>
-    [...list].sort(cmp).map((g) => ({ ...g, followers: visit(g.followers) }));
+    [...list].sort(order).map((g) => ({ ...g, followers: visit(g.followers) }));
   return visit(groups);
 }
 

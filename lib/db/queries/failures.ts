@@ -49,16 +49,20 @@ interface ClusterRow {
   firstSeenAt: Date;
 }
 
+const ROW_COLUMNS = `c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
+  o.kind, o.namespace, o.name, o.health, o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
+  o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."dependsOn", o."sourceKind", o."sourceNamespace", o."sourceName"`;
+
 export async function listFailures(filters: FailureFilters = {} as FailureFilters, now = new Date()): Promise<Failures> {
   const pool = getPool();
   const [objects, clusters] = await Promise.all([
+    // Two arms so each can use an index: problems by health, and ready objects gone stale.
     pool.query<Row>(
-      `SELECT c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
-              o.kind, o.namespace, o.name, o.health, o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
-              o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."dependsOn", o."sourceKind", o."sourceNamespace", o."sourceName"
-       FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
-       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active'
-         AND (o.health IN ('failing', 'stalled', 'progressing') OR ${staleSql("$1")})`,
+      `SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health IN ('failing', 'stalled', 'progressing')
+       UNION ALL
+       SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health = 'ready' AND ${staleSql("$1")}`,
       [now],
     ),
     pool.query<ClusterRow>(

@@ -97,7 +97,7 @@ function matches(c: FleetCluster, f: FleetFilters): boolean {
 
 export async function getFleet(filters: FleetFilters = {} as FleetFilters, now = new Date()): Promise<Fleet> {
   const pool = getPool();
-  const [clusters, counts] = await Promise.all([
+  const [clusters, counts, stale] = await Promise.all([
     pool.query<ClusterRow>(`
       SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
              c."lastError", c."lastErrorKind", c."kubernetesVersion", c."eksVersion", c."platformVersion", c."fluxVersion",
@@ -105,15 +105,21 @@ export async function getFleet(filters: FleetFilters = {} as FleetFilters, now =
       FROM cluster c LEFT JOIN eks_version v ON v."clusterVersion" = c."eksVersion"
       WHERE c.lifecycle = 'active'
       ORDER BY c.name`),
+    // Counts by stored health answer from the (clusterId, kind, health, deletedAt) index alone...
     pool.query<{ clusterId: number; kind: string; health: Health; n: number }>(
-      `SELECT o."clusterId", o.kind, CASE WHEN ${staleSql("$1")} THEN 'stale' ELSE o.health END AS health, count(*)::int AS n
-       FROM flux_object o WHERE o."deletedAt" IS NULL GROUP BY 1, 2, 3`,
+      `SELECT "clusterId", kind, health, count(*)::int AS n FROM flux_object WHERE "deletedAt" IS NULL GROUP BY 1, 2, 3`,
+    ),
+    // ...and the few stale ones (same rule as effectiveHealth) move from their stored bucket to "stale".
+    pool.query<{ clusterId: number; kind: string; health: Health; n: number }>(
+      `SELECT o."clusterId", o.kind, o.health, count(*)::int AS n FROM flux_object o
+       WHERE o."deletedAt" IS NULL AND ${staleSql("$1")} GROUP BY 1, 2, 3`,
       [now],
     ),
   ]);
 
   const byCluster = new Map<number, { counts: Record<string, HealthCounts>; totals: HealthCounts }>();
-  for (const r of counts.rows) {
+  const rows = [...counts.rows, ...stale.rows.flatMap((r) => [{ ...r, n: -r.n }, { ...r, health: "stale" as Health }])];
+  for (const r of rows) {
     let entry = byCluster.get(r.clusterId);
     if (!entry) {
       entry = { counts: Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()])), totals: emptyCounts() };
