@@ -5,7 +5,7 @@
 // the collector process, and a baseline of `kubectl get <kinds> -A -o json` per cluster, in a loop.
 // The last line is one JSON object with every figure.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +20,7 @@ const { values } = parseArgs({
     objects: { type: "string", default: "150" },
     concurrency: { type: "string", default: "48" },
     "baseline-sample": { type: "string", default: "20" },
+    worker: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
@@ -36,7 +37,9 @@ for (const [name, v] of Object.entries({ clusters, objects, concurrency, baselin
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer`);
 }
 
-const work = mkdtempSync(path.join(os.tmpdir(), "crows-nest-bench-"));
+const work = values.worker ?? mkdtempSync(path.join(os.tmpdir(), "crows-nest-bench-"));
+// As root the embedded PostgreSQL runs as the `postgres` user, which must be able to enter this folder.
+chmodSync(work, 0o755);
 const simDir = path.join(work, "sim");
 const children: Array<{ kill: (signal?: NodeJS.Signals) => boolean }> = [];
 const cleanup = () => {
@@ -77,86 +80,34 @@ async function startSimulatorProcess(): Promise<{ kubeconfig: string; awsEnv?: s
   });
 }
 
+/** Orchestrator: simulator, then the collector in a worker process, then the kubectl baseline. */
 async function main() {
   console.log(`Crow's Nest collector benchmark: ${clusters} clusters (hub included) x ~${objects} Flux objects, concurrency ${concurrency}`);
   const simStarted = Date.now();
   const sim = await startSimulatorProcess();
   console.log(`  simulator ready in ${((Date.now() - simStarted) / 1000).toFixed(1)} s`);
+  const simPid = (children[0] as { pid?: number }).pid;
+  const simCpu0 = simPid ? processCpuSeconds(simPid) : 0;
 
-  // Settings are read from the environment by lib/env; set them before anything reads it.
-  const { startEmbeddedPostgres, freePort } = await import("../lib/db/embedded");
-  const database = await startEmbeddedPostgres({ dataDir: path.join(work, "db"), port: await freePort(), ephemeral: true });
-  const admin = new pg.Client({ connectionString: database.url });
-  await admin.connect();
-  await admin.query("CREATE DATABASE bench");
-  await admin.end();
-  const url = new URL(database.url);
-  url.pathname = "/bench";
-  process.env.DATABASE_URL = url.toString();
-  process.env.KUBECONFIG = sim.kubeconfig;
-  process.env.LOG_LEVEL ??= "warn";
-  if (sim.awsEnv) Object.assign(process.env, parseEnvFile(sim.awsEnv));
-  const { migrate } = await import("../lib/db/migrate");
-  await migrate(process.env.DATABASE_URL);
-
-  const { env, resetEnvCache } = await import("../lib/env");
-  resetEnvCache();
-  const settings = env();
-  const { getPool, closeDatabase } = await import("../lib/db/client");
-  const { loadHubConfig } = await import("../lib/kube/kubeconfig");
-  const { logger } = await import("../lib/logger");
-  const { Collector } = await import("../lib/collector/collector");
-  const db = getPool();
-  const collector = new Collector(
-    db,
-    {
-      hubConfig: loadHubConfig({ kubeconfigPath: sim.kubeconfig }),
-      hubName: settings.HUB_NAME,
-      secretLabel: settings.DISCOVERY_SECRET_LABEL,
-      intervalSeconds: 60,
-      concurrency,
-      requestTimeoutMs: settings.COLLECTOR_REQUEST_TIMEOUT_MS,
-      eksRegions: settings.EKS_REGIONS,
-      eksAssumeRoles: settings.EKS_ASSUME_ROLES,
-      eksEndpoint: settings.CROWS_NEST_EKS_ENDPOINT,
-      stsEndpoint: settings.CROWS_NEST_STS_ENDPOINT,
-      eksIntervalSeconds: 3600,
-      retentionDays: settings.RETENTION_DAYS,
-    },
-    logger.child({ component: "collector" }),
-  );
-
-  let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
-  const count = async (table: string) => Number((await db.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
-
-  const measure = async () => {
-    const cpu0 = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    const summary = await collector.runCycle();
-    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const cpu = process.cpuUsage(cpu0);
-    return { summary, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
-  };
-
-  const cold = await measure();
-  const storedClusters = await count("cluster");
-  const storedObjects = await count("flux_object");
-  const history0 = await count("flux_object_transition");
-  console.log(
-    `  cold cycle:      ${cold.seconds.toFixed(1)} s, CPU ${cold.cpuSeconds.toFixed(1)} s, ${cold.summary.requests} requests, ` +
-      `${cold.summary.rowsWritten} rows written, ${storedClusters} clusters / ${storedObjects} objects stored, ${cold.summary.failedClusters} clusters failed`,
-  );
-  const steady = await measure();
-  const historyNoChange = (await count("flux_object_transition")) - history0;
-  console.log(
-    `  no-change cycle: ${steady.seconds.toFixed(1)} s, CPU ${steady.cpuSeconds.toFixed(1)} s, ${steady.summary.requests} requests, ` +
-      `${steady.summary.rowsWritten} rows written, ${historyNoChange} history rows`,
-  );
-  clearInterval(sampler);
-  const peakRssMB = Math.round(peakRss / 1024 / 1024);
-  console.log(`  peak RSS of the collector process: ${peakRssMB} MB`);
-  await collector.close();
+  // The collector runs in its own process: the AWS endpoints' CA (NODE_EXTRA_CA_CERTS) must be known at start.
+  const workerEnv = { ...process.env, ...(sim.awsEnv ? parseEnvFile(sim.awsEnv) : {}), KUBECONFIG: sim.kubeconfig, LOG_LEVEL: process.env.LOG_LEVEL ?? "error" };
+  const worker = spawn(process.execPath, ["--import", "tsx", "scripts/bench.ts", "--worker", work, "--concurrency", String(concurrency)], {
+    env: workerEnv,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(worker);
+  let workerOut = "";
+  worker.stdout.on("data", (d: Buffer) => {
+    const text = d.toString();
+    workerOut += text;
+    for (const line of text.split("\n")) if (line.startsWith("  ")) console.log(line);
+  });
+  const code: number = await new Promise((resolve) => worker.once("exit", (c) => resolve(c ?? 1)));
+  const resultLine = workerOut.split("\n").find((l) => l.startsWith("{"));
+  if (code !== 0 || !resultLine) throw new Error(`collector worker failed (exit ${code})`);
+  const measured = JSON.parse(resultLine) as Record<string, number>;
+  const simCpuSeconds = simPid ? processCpuSeconds(simPid) - simCpu0 : null;
+  if (simCpuSeconds !== null) console.log(`  simulator CPU during both cycles: ${simCpuSeconds.toFixed(1)} s`);
 
   // Baseline: what a script looping over `kubectl get <kinds> -A -o json` per cluster spends, sequentially.
   const kinds = [
@@ -184,36 +135,136 @@ async function main() {
     `  baseline: kubectl get <6 Flux kinds> -A -o json, ${perCluster.toFixed(2)} s per cluster over ${sample.length} clusters` +
       `${baselineFailures ? ` (${baselineFailures} failed)` : ""}, ${baselineSeconds.toFixed(0)} s for the fleet${sample.length < contexts.length ? " (extrapolated)" : ""}`,
   );
-
   const figures = {
-    clusters: storedClusters,
-    objects: storedObjects,
-    cycleSeconds: Number(steady.seconds.toFixed(2)),
-    coldCycleSeconds: Number(cold.seconds.toFixed(2)),
-    cpuSeconds: Number(steady.cpuSeconds.toFixed(2)),
-    coldCpuSeconds: Number(cold.cpuSeconds.toFixed(2)),
-    peakRssMB,
-    requestsPerCycle: steady.summary.requests,
-    failedClusters: steady.summary.failedClusters,
-    historyRowsNoChangeCycle: historyNoChange,
-    rowsWrittenNoChangeCycle: steady.summary.rowsWritten,
+    clusters: measured.clusters,
+    objects: measured.objects,
+    cycleSeconds: measured.cycleSeconds,
+    coldCycleSeconds: measured.coldCycleSeconds,
+    cpuSeconds: measured.cpuSeconds,
+    coldCpuSeconds: measured.coldCpuSeconds,
+    simulatorCpuSeconds: simCpuSeconds === null ? null : Number(simCpuSeconds.toFixed(1)),
+    peakRssMB: measured.peakRssMB,
+    requestsPerCycle: measured.requestsPerCycle,
+    failedClusters: measured.failedClusters,
+    historyRowsNoChangeCycle: measured.historyRowsNoChangeCycle,
+    rowsWrittenNoChangeCycle: measured.rowsWrittenNoChangeCycle,
     baselineSeconds: Number(baselineSeconds.toFixed(1)),
     baselineSampleClusters: sample.length,
-    speedupVsBaseline: Number((baselineSeconds / steady.seconds).toFixed(1)),
+    speedupVsBaseline: Number((baselineSeconds / measured.cycleSeconds).toFixed(1)),
     concurrency,
     cores: os.cpus().length,
   };
-  await closeDatabase();
-  await database.stop();
   cleanup();
   rmSync(work, { recursive: true, force: true });
   console.log(JSON.stringify(figures));
   process.exit(0);
 }
 
-main().catch((err) => {
+/** user+system CPU seconds of a process so far (Linux /proc). */
+function processCpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Worker: the collector, in-process, on a throw-away embedded PostgreSQL; prints its figures as JSON. */
+async function workerMain(dir: string) {
+  const { startEmbeddedPostgres, freePort } = await import("../lib/db/embedded");
+  const database = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: await freePort(), ephemeral: true });
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  await admin.query("CREATE DATABASE bench");
+  await admin.end();
+  const url = new URL(database.url);
+  url.pathname = "/bench";
+  process.env.DATABASE_URL = url.toString();
+  const { migrate } = await import("../lib/db/migrate");
+  await migrate(process.env.DATABASE_URL);
+
+  const { env, resetEnvCache } = await import("../lib/env");
+  resetEnvCache();
+  const settings = env();
+  const { closeDatabase, SESSION_OPTIONS } = await import("../lib/db/client");
+  const { loadHubConfig } = await import("../lib/kube/kubeconfig");
+  const { logger } = await import("../lib/logger");
+  const { Collector } = await import("../lib/collector/collector");
+  const db = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Math.min(40, concurrency + 4), options: SESSION_OPTIONS });
+  const collector = new Collector(
+    db,
+    {
+      hubConfig: loadHubConfig({ kubeconfigPath: settings.KUBECONFIG }),
+      hubName: settings.HUB_NAME,
+      secretLabel: settings.DISCOVERY_SECRET_LABEL,
+      intervalSeconds: 60,
+      concurrency,
+      requestTimeoutMs: settings.COLLECTOR_REQUEST_TIMEOUT_MS,
+      eksRegions: settings.EKS_REGIONS,
+      eksAssumeRoles: settings.EKS_ASSUME_ROLES,
+      eksEndpoint: settings.CROWS_NEST_EKS_ENDPOINT,
+      stsEndpoint: settings.CROWS_NEST_STS_ENDPOINT,
+      eksIntervalSeconds: 3600,
+      retentionDays: settings.RETENTION_DAYS,
+    },
+    logger.child({ component: "collector" }),
+  );
+
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  const count = async (table: string) => Number((await db.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+  const measure = async () => {
+    const cpu0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    const summary = await collector.runCycle();
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const cpu = process.cpuUsage(cpu0);
+    return { summary, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  };
+
+  const cold = await measure();
+  const storedClusters = await count("cluster");
+  const storedObjects = await count("flux_object");
+  const history0 = await count("flux_object_transition");
+  console.log(
+    `  cold cycle:      ${cold.seconds.toFixed(1)} s, CPU ${cold.cpuSeconds.toFixed(1)} s, ${cold.summary.requests} requests, ` +
+      `${cold.summary.rowsWritten} rows written, ${storedClusters} clusters / ${storedObjects} objects stored, ${cold.summary.failedClusters} clusters failed`,
+  );
+  const steady = await measure();
+  const historyNoChange = (await count("flux_object_transition")) - history0;
+  console.log(
+    `  no-change cycle: ${steady.seconds.toFixed(1)} s, CPU ${steady.cpuSeconds.toFixed(1)} s, ${steady.summary.requests} requests, ` +
+      `${steady.summary.rowsWritten} rows written, ${historyNoChange} history rows`,
+  );
+  clearInterval(sampler);
+  const peakRssMB = Math.round(peakRss / 1024 / 1024);
+  console.log(`  peak RSS of the collector process: ${peakRssMB} MB`);
+  await collector.close();
+  db.on("error", () => {});
+  await db.end();
+  const figures = JSON.stringify({
+      clusters: storedClusters,
+      objects: storedObjects,
+      cycleSeconds: Number(steady.seconds.toFixed(2)),
+      coldCycleSeconds: Number(cold.seconds.toFixed(2)),
+      cpuSeconds: Number(steady.cpuSeconds.toFixed(2)),
+      coldCpuSeconds: Number(cold.cpuSeconds.toFixed(2)),
+      peakRssMB,
+      requestsPerCycle: steady.summary.requests,
+      failedClusters: steady.summary.failedClusters,
+      historyRowsNoChangeCycle: historyNoChange,
+      rowsWrittenNoChangeCycle: steady.summary.rowsWritten,
+  });
+  await closeDatabase();
+  await database.stop();
+  console.log(figures);
+  process.exit(0);
+}
+
+(values.worker ? workerMain(values.worker) : main()).catch((err) => {
   console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
   cleanup();
-  rmSync(work, { recursive: true, force: true });
+  if (!values.worker) rmSync(work, { recursive: true, force: true });
   process.exit(1);
 });

@@ -65,7 +65,8 @@ export async function kubeconfigFor(cluster: ClusterAccess, ctx: ConnectionConte
     if (!path.secretNamespace || !path.secretName) continue;
     const secret = await ctx.secrets.get(path.secretNamespace, path.secretName);
     if (!secret) {
-      lastError = new ClusterRequestError(`connection secret ${path.secretNamespace}/${path.secretName} not found`, "auth");
+      // Crossplane writes it once the cluster exists: usually a cluster still being created (or failing to be).
+      lastError = new ClusterRequestError(`connection secret ${path.secretNamespace}/${path.secretName} not found (cluster not provisioned yet?)`, "other");
       continue;
     }
     try {

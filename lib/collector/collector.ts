@@ -12,7 +12,7 @@ import { createClusterClient, releaseAgents } from "../kube/client";
 import { ClusterRequestError } from "../kube/errors";
 import { objectKey } from "../kube/flux";
 import type { Logger } from "../logger";
-import { kubeVersionChanges, listClusters, markGoneClusters, recordPollFailure, recordPollSuccess, recordVersionChanges, upsertDiscoveredClusters, upsertProvisioners, type ClusterRow } from "../db/writes/clusters";
+import { kubeVersionChanges, listClusters, markGoneClusters, recordPollFailure, recordPollSuccesses, recordVersionChanges, type PollSuccess, upsertDiscoveredClusters, upsertProvisioners, type ClusterRow } from "../db/writes/clusters";
 import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEksSnapshot, writeEksVersions } from "../db/writes/eks";
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
@@ -65,6 +65,8 @@ interface Hooks {
 }
 
 const HOUR = 3_600_000;
+/** Server version, kubelet versions and FluxReport change with upgrades only: read them every five minutes. */
+const CLUSTER_FACTS_INTERVAL_MS = 5 * 60_000;
 
 export class Collector {
   readonly replica: string;
@@ -75,6 +77,7 @@ export class Collector {
   private readonly versions = new ServedVersionsCache();
   private readonly states = new Map<number, ClusterState>();
   private readonly lastEksPoll = new Map<number, number>();
+  private readonly lastFactsPoll = new Map<number, number>();
   private readonly inFlight = new Map<number, Promise<void>>();
   private heldLastCycle = new Set<number>();
   private secrets: SecretStore | undefined;
@@ -82,6 +85,10 @@ export class Collector {
   private lastUpstreamAt = 0;
   private readonly leaseSeconds: number;
   private requestsThisCycle = 0;
+  private pendingSuccesses: PollSuccess[] = [];
+  private readonly leaseRenewedAt = new Map<number, number>();
+  /** Time spent per phase across this cycle's cluster polls (summed over concurrent polls). */
+  private timing = { connectMs: 0, kubeMs: 0, writeMs: 0 };
   hooks: Hooks = {};
 
   constructor(
@@ -159,6 +166,7 @@ export class Collector {
   async runCycle(): Promise<CycleSummary> {
     const started = Date.now();
     this.requestsThisCycle = 0;
+    this.timing = { connectMs: 0, kubeMs: 0, writeMs: 0 };
     const runId = await startRun(this.db, this.replica, new Date(started));
     let discovery: DiscoveryResult | undefined;
     const problems: string[] = [];
@@ -189,8 +197,12 @@ export class Collector {
     }
     for (const p of problems) this.log.warn({ problem: p }, "discovery incomplete");
 
+    const phases: Record<string, number> = { discoveryMs: Date.now() - started };
+    let mark = Date.now();
     const clusters = await listClusters(this.db, { activeOnly: true });
     const mine = await this.takeLeases(clusters);
+    phases.leasesMs = Date.now() - mark;
+    mark = Date.now();
     this.metrics?.leases.set(mine.length);
 
     let failed = 0;
@@ -207,6 +219,9 @@ export class Collector {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, Math.max(1, queue.length)) }, worker));
+    await this.flushSuccesses();
+    phases.pollsMs = Date.now() - mark;
+    mark = Date.now();
 
     if (await this.holdsGlobalLease()) {
       rowsWritten += await this.fleetWideJobs(clusters).catch((err) => {
@@ -215,6 +230,7 @@ export class Collector {
       });
     }
     await this.handlePendingNudges();
+    phases.jobsMs = Date.now() - mark;
 
     const durationMs = Date.now() - started;
     const summary: CycleSummary = {
@@ -231,7 +247,7 @@ export class Collector {
     this.metrics?.cycleSeconds.observe(durationMs / 1000);
     this.metrics?.lastCycleSeconds.set(durationMs / 1000);
     await this.refreshGauges().catch(() => {});
-    this.log.info({ ...summary, discoveryProblems: problems.length }, "cycle finished");
+    this.log.info({ ...summary, ...phases, pollTime: this.timing, discoveryProblems: problems.length }, "cycle finished");
     return summary;
   }
 
@@ -249,7 +265,10 @@ export class Collector {
       await releaseLeases(this.db, this.replica, excess);
       for (const id of excess) heldNow.delete(id);
     }
+    const leasedAt = Date.now();
     const got = new Set(await acquireLeases(this.db, this.replica, ids, this.leaseSeconds, Math.max(0, share - heldNow.size)));
+    this.leaseRenewedAt.clear();
+    for (const id of got) this.leaseRenewedAt.set(id, leasedAt);
     const mine = clusters.filter((c) => got.has(c.id));
     // A cluster we did not hold last cycle may have been written by another replica: reload its state.
     for (const c of mine) if (!this.heldLastCycle.has(c.id)) this.states.delete(c.id);
@@ -261,6 +280,18 @@ export class Collector {
     return (await acquireLeases(this.db, this.replica, [GLOBAL_JOBS_LEASE], this.leaseSeconds)).length === 1;
   }
 
+  /** Successful polls are written in batches: one UPDATE per 50 clusters instead of one each. */
+  private async queueSuccess(success: PollSuccess): Promise<void> {
+    this.pendingSuccesses.push(success);
+    if (this.pendingSuccesses.length >= 50) await this.flushSuccesses();
+  }
+
+  private async flushSuccesses(): Promise<void> {
+    const batch = this.pendingSuccesses;
+    this.pendingSuccesses = [];
+    await recordPollSuccesses(this.db, batch);
+  }
+
   /** Polls one cluster unless another poll of it is running in this process (then waits for that one). */
   async pollClusterOnce(cluster: ClusterRow): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
     const running = this.inFlight.get(cluster.id);
@@ -269,9 +300,15 @@ export class Collector {
     const done = new Promise<void>((r) => (resolveDone = r));
     this.inFlight.set(cluster.id, done);
     try {
-      if (!(await renewLease(this.db, this.replica, cluster.id, this.leaseSeconds))) {
-        this.states.delete(cluster.id);
-        return { ok: true, objects: 0, rowsWritten: 0, historyRows: 0 };
+      // Extend the lease before polling unless it was taken or extended recently (it outlives any poll).
+      const renewed = this.leaseRenewedAt.get(cluster.id) ?? 0;
+      if (Date.now() - renewed > (this.leaseSeconds * 1000) / 3) {
+        if (!(await renewLease(this.db, this.replica, cluster.id, this.leaseSeconds))) {
+          this.states.delete(cluster.id);
+          this.leaseRenewedAt.delete(cluster.id);
+          return { ok: true, objects: 0, rowsWritten: 0, historyRows: 0 };
+        }
+        this.leaseRenewedAt.set(cluster.id, Date.now());
       }
       return await this.pollCluster(cluster);
     } finally {
@@ -297,8 +334,15 @@ export class Collector {
     let historyRows = 0;
     let requests = 0;
     try {
+      let t = Date.now();
       const client = await connectCluster(cluster, this.connectionContext(this.secrets ?? new SecretStore(this.hubClient())));
-      const poll = await pollKube(cluster.name, client, this.versions, { pageSize: this.settings.pageSize });
+      this.timing.connectMs += Date.now() - t;
+      t = Date.now();
+      const factsDue = Date.now() - (this.lastFactsPoll.get(cluster.id) ?? 0) >= CLUSTER_FACTS_INTERVAL_MS;
+      const poll = await pollKube(cluster.name, client, this.versions, { pageSize: this.settings.pageSize, clusterFacts: factsDue });
+      if (factsDue) this.lastFactsPoll.set(cluster.id, Date.now());
+      this.timing.kubeMs += Date.now() - t;
+      t = Date.now();
       requests = client.requests;
       let state = this.states.get(cluster.id);
       if (!state) {
@@ -344,7 +388,7 @@ export class Collector {
         this.metrics?.errors.inc({ cluster: cluster.name, kind: poll.error.kind });
         log.warn({ kind: poll.error.kind, error: poll.error.message }, "partial poll");
       } else {
-        await recordPollSuccess(this.db, cluster.id, at, result);
+        await this.queueSuccess({ clusterId: cluster.id, at, poll: result });
       }
       cluster.kubernetesVersion = poll.kubernetesVersion ?? cluster.kubernetesVersion;
       cluster.kubeletVersions = poll.kubeletVersions ?? cluster.kubeletVersions;
@@ -353,6 +397,7 @@ export class Collector {
       this.metrics?.requests.inc({ cluster: cluster.name, target: "kubernetes" }, requests);
       this.metrics?.pollSeconds.observe((Date.now() - started) / 1000);
 
+      this.timing.writeMs += Date.now() - t;
       rowsWritten += await this.pollEks(cluster, at).catch((err) => {
         log.warn({ error: describeAwsError(err).message }, "EKS poll failed");
         return 0;
@@ -452,7 +497,9 @@ export class Collector {
           this.heldLastCycle.add(cluster.id);
         }
         const ids = nudges.filter((n) => n.clusterName === cluster.name).map((n) => n.id);
+        this.leaseRenewedAt.set(cluster.id, Date.now());
         await this.pollClusterOnce(cluster);
+        await this.flushSuccesses();
         await markNudgesHandled(this.db, ids, new Date());
         handled += ids.length;
       }),
@@ -502,6 +549,7 @@ export class Collector {
   async close(): Promise<void> {
     setClusterClientResolver(undefined);
     await Promise.allSettled([...this.inFlight.values()]);
+    await this.flushSuccesses().catch(() => {});
     await releaseLeases(this.db, this.replica).catch(() => {});
     for (const api of this.eksApis.values()) api.destroy();
     releaseAgents();

@@ -44,7 +44,14 @@ export class ServedVersionsCache {
 
 const asRequestError = (err: unknown) => (err instanceof ClusterRequestError ? err : new ClusterRequestError(err instanceof Error ? err.message : String(err), "other"));
 
-export async function pollKube(cluster: string, client: KubeClusterClient, versions: ServedVersionsCache, options: { pageSize?: number } = {}): Promise<KubePoll> {
+export interface PollOptions {
+  pageSize?: number;
+  /** Also read /version, nodes and the FluxReport (they change on upgrades only, so not every cycle). */
+  clusterFacts?: boolean;
+}
+
+export async function pollKube(cluster: string, client: KubeClusterClient, versions: ServedVersionsCache, options: PollOptions = {}): Promise<KubePoll> {
+  const facts = options.clusterFacts !== false;
   const served = await versions.get(cluster, client);
   const warnings: string[] = [];
   const listedKinds = new Set<FluxKind>();
@@ -71,16 +78,17 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
       error ??= asRequestError(err);
     }
   });
-  const versionCall = client.getJson(`/version`).then(serverVersion, (err) => {
+  const skip = Promise.resolve(null);
+  const versionCall = !facts ? skip : client.getJson(`/version`).then(serverVersion, (err) => {
     warnings.push(`version: ${asRequestError(err).message}`);
     return null;
   });
-  const nodesCall = listAll(client, `/api/v1/nodes`, { limit: 500 }).then(kubeletVersions, (err) => {
+  const nodesCall = !facts ? skip : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(kubeletVersions, (err) => {
     warnings.push(`nodes: ${asRequestError(err).message}`);
     return null;
   });
   const reportVersion = servedVersion(served, "fluxcd.controlplane.io", ["v1"]);
-  const reportCall = reportVersion
+  const reportCall = facts && reportVersion
     ? listAll(client, `/apis/fluxcd.controlplane.io/${reportVersion}/fluxreports`).then(
         (items) => (items[0] ? toFluxReport(items[0]) : null),
         (err) => {

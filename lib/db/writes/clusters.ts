@@ -144,6 +144,36 @@ export function kubeVersionChanges(before: Pick<ClusterRow, "kubernetesVersion" 
   return out;
 }
 
+export interface PollSuccess {
+  clusterId: number;
+  at: Date;
+  poll: KubePollResult;
+}
+
+/** Successful polls of many clusters in one statement (the collector flushes them in batches). */
+export async function recordPollSuccesses(db: Db, successes: PollSuccess[]): Promise<void> {
+  if (!successes.length) return;
+  const rows = successes.map(({ clusterId, at, poll }) => ({
+    id: clusterId,
+    at: at.toISOString(),
+    latencyMs: poll.latencyMs,
+    objectCount: poll.objectCount,
+    kubernetesVersion: poll.kubernetesVersion,
+    kubeletVersions: poll.kubeletVersions,
+    fluxVersion: poll.fluxVersion,
+    fluxReport: poll.fluxReport,
+  }));
+  await db.query(
+    `UPDATE cluster c SET "lastAttemptAt" = x.at, "lastSuccessAt" = x.at, "latencyMs" = x."latencyMs", "objectCount" = x."objectCount",
+            "kubernetesVersion" = COALESCE(x."kubernetesVersion", c."kubernetesVersion"), "kubeletVersions" = COALESCE(x."kubeletVersions", c."kubeletVersions"),
+            "fluxVersion" = COALESCE(x."fluxVersion", c."fluxVersion"), "fluxReport" = COALESCE(x."fluxReport", c."fluxReport"), "updatedAt" = x.at
+       FROM jsonb_to_recordset($1::jsonb) AS x(id int, at timestamp(3), "latencyMs" int, "objectCount" int, "kubernetesVersion" text,
+            "kubeletVersions" jsonb, "fluxVersion" text, "fluxReport" jsonb)
+      WHERE c.id = x.id`,
+    [JSON.stringify(rows)],
+  );
+}
+
 /** A successful poll: reachability, latency, counts and versions. */
 export async function recordPollSuccess(db: Db, clusterId: number, at: Date, poll: KubePollResult): Promise<void> {
   await db.query(
