@@ -1,4 +1,4 @@
-// Scale check for the simulator: npx tsx lib/simulator/scale.mts [--clusters 1000] [--objects 150] [--out DIR]
+// Scale check for the simulator: npx tsx lib/simulator/scale.mts [--clusters 1000] [--objects 150] [--out DIR] [--startup-only]
 // Prints start-up time, memory, the cost of a full re-sync tick and of listing every Kustomization on
 // every cluster over HTTPS. Figures only; nothing here asserts a time.
 import { request } from "node:https";
@@ -9,7 +9,13 @@ import { parseArgs } from "node:util";
 import { startSimulator } from "./index";
 
 const { values } = parseArgs({
-  options: { clusters: { type: "string" }, objects: { type: "string" }, out: { type: "string" }, speed: { type: "string" } },
+  options: {
+    clusters: { type: "string" },
+    objects: { type: "string" },
+    out: { type: "string" },
+    speed: { type: "string" },
+    "startup-only": { type: "boolean" },
+  },
 });
 const clusters = Number(values.clusters ?? 1000);
 const objects = Number(values.objects ?? 150);
@@ -39,6 +45,11 @@ global.gc?.();
 const memory = process.memoryUsage();
 console.log(`clusters=${clusters} objects/spoke=${objects} stored objects=${totalObjects}`);
 console.log(`every cluster loaded after ${Math.round(loaded)} ms; rss ${mb(memory.rss)}, heap used ${mb(memory.heapUsed)}`);
+
+if (values["startup-only"]) {
+  await sim.stop();
+  process.exit(0);
+}
 
 const tickStart = performance.now();
 await sim.advance(60 * 60 * 1000);

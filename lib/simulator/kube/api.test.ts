@@ -36,7 +36,7 @@ function kubeConfigFor(cluster: string, token: string): KubeConfig {
 }
 
 /** Raw HTTPS round trip, to compare bodies byte for byte. */
-function raw(cluster: string, path: string, init: { method?: string; token?: string; body?: string; contentType?: string } = {}) {
+function raw(cluster: string, path: string, init: { method?: string; token?: string; body?: string; contentType?: string; accept?: string } = {}) {
   const info = sim.clusters.find((candidate) => candidate.name === cluster)!;
   const url = new URL(path, info.endpoint);
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
@@ -48,6 +48,7 @@ function raw(cluster: string, path: string, init: { method?: string; token?: str
         headers: {
           ...(init.token !== undefined ? { Authorization: `Bearer ${init.token}` } : {}),
           ...(init.contentType ? { "Content-Type": init.contentType } : {}),
+          ...(init.accept ? { Accept: init.accept } : {}),
         },
       },
       (response) => {
@@ -242,6 +243,35 @@ describe("simulated API server over HTTPS", () => {
     expect(resumed.spec).not.toHaveProperty("suspend");
   });
 
+  it("applies client-node's default JSON patch and filters lists by label", async () => {
+    const api = kubeConfigFor("spoke-1", sim.tokens.admin).makeApiClient(CustomObjectsApi);
+    await api.patchNamespacedCustomObject({
+      ...KS,
+      namespace: "tenants",
+      name: "tenant-003",
+      body: [{ op: "add", path: "/metadata/labels/owner", value: "payments" }],
+    });
+    const gold = await api.listClusterCustomObject({ ...KS, labelSelector: "tier=gold,owner notin (nobody)" });
+    expect(gold.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(
+      ["tenant-000", "tenant-003", "tenant-006", "tenant-009", "tenant-012", "tenant-015", "tenant-018", "tenant-021", "tenant-024"],
+    );
+    const owned = await api.listNamespacedCustomObject({ ...KS, namespace: "tenants", labelSelector: "owner" });
+    expect(owned.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(["tenant-003"]);
+  });
+
+  it("serves kubectl's Table with the CRD's printer columns", async () => {
+    const table = await raw("spoke-1", "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations?includeObject=Object", {
+      token: sim.tokens.admin,
+      accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json",
+    });
+    const recorded = JSON.parse(readFixture("29-table-kustomizations-kubectl-accept").body);
+    const served = JSON.parse(table.body);
+    expect(served.columnDefinitions).toEqual(recorded.columnDefinitions);
+    expect(shapeOf(served.rows[0].cells)).toEqual(shapeOf(recorded.rows[0].cells));
+    expect(served.rows.map((row: { cells: string[] }) => row.cells[0])).toEqual(["apps", "infrastructure"]);
+    expect(served.rows[0].object.kind).toBe("Kustomization");
+  });
+
   it("filters events with field selectors", async () => {
     const core = kubeConfigFor("spoke-1", sim.tokens.admin).makeApiClient(CoreV1Api);
     const events = await core.listNamespacedEvent({
@@ -272,6 +302,15 @@ describe("simulated API server over HTTPS", () => {
     controller.abort();
     const modified = seen.find((event) => event.type === "MODIFIED")!;
     expect(Number(modified.rv)).toBeGreaterThan(Number(list.metadata.resourceVersion));
+
+    const initial = await raw(
+      "spoke-2",
+      "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1",
+      { token: sim.tokens.admin },
+    );
+    const events = initial.body.trim().split("\n").map((line) => JSON.parse(line));
+    expect(events.slice(0, 2).map((event) => [event.type, event.object.metadata.name])).toEqual([["ADDED", "apps"], ["ADDED", "infrastructure"]]);
+    expect(events[2]).toMatchObject({ type: "BOOKMARK", object: { metadata: { annotations: { "k8s.io/initial-events-end": "true" } } } });
 
     const tooOld = await raw("spoke-2", "/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations?watch=1&resourceVersion=2", { token: sim.tokens.admin });
     expect(tooOld.status).toBe(200);
