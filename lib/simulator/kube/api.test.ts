@@ -270,6 +270,15 @@ describe("simulated API server over HTTPS", () => {
     expect(shapeOf(served.rows[0].cells)).toEqual(shapeOf(recorded.rows[0].cells));
     expect(served.rows.map((row: { cells: string[] }) => row.cells[0])).toEqual(["apps", "infrastructure"]);
     expect(served.rows[0].object.kind).toBe("Kustomization");
+
+    const secrets = await raw("hub", "/api/v1/namespaces/crossplane-system/secrets", {
+      token: sim.tokens.admin,
+      accept: "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+    });
+    const secretTable = JSON.parse(secrets.body);
+    expect(secretTable.columnDefinitions.map((column: { name: string }) => column.name)).toEqual(["Name", "Type", "Data", "Age"]);
+    expect(secretTable.rows[0].cells.slice(0, 3)).toEqual(["spoke-1-conn", "connection.crossplane.io/v1alpha1", 2]);
+    expect(secretTable.rows[0].object.kind).toBe("PartialObjectMetadata");
   });
 
   it("filters events with field selectors", async () => {

@@ -8,7 +8,12 @@ export interface PrinterColumn {
   type: "string" | "date" | "integer" | "boolean";
   jsonPath: string;
   description?: string;
+  /** For kubectl's built-in printers, which compute cells a JSONPath cannot (counts, kind/name). */
+  compute?: (object: Record<string, unknown>) => unknown;
 }
+
+const countOf = (field: string) => (object: Record<string, unknown>) => Object.keys((object[field] as object) ?? {}).length;
+const dataColumn: PrinterColumn = { name: "Data", type: "integer", jsonPath: ".data", compute: (object) => countOf("data")(object) + countOf("binaryData")(object) };
 
 export interface ResourceType {
   /** "" for the core group. */
@@ -59,11 +64,11 @@ export const BUILTIN_TYPES: ResourceType[] = [
   },
   {
     group: "", version: "v1", plural: "secrets", singular: "secret", kind: "Secret", namespaced: true,
-    hasStatus: false, columns: [{ name: "Type", type: "string", jsonPath: ".type" }, age], fieldSelectors: ["type"],
+    hasStatus: false, columns: [{ name: "Type", type: "string", jsonPath: ".type" }, dataColumn, age], fieldSelectors: ["type"],
   },
   {
     group: "", version: "v1", plural: "configmaps", singular: "configmap", kind: "ConfigMap", namespaced: true,
-    shortNames: ["cm"], hasStatus: false, columns: [age],
+    shortNames: ["cm"], hasStatus: false, columns: [dataColumn, age],
   },
   {
     group: "", version: "v1", plural: "nodes", singular: "node", kind: "Node", namespaced: false, shortNames: ["no"],
@@ -82,7 +87,15 @@ export const BUILTIN_TYPES: ResourceType[] = [
       { name: "Last Seen", type: "date", jsonPath: ".lastTimestamp" },
       { name: "Type", type: "string", jsonPath: ".type" },
       { name: "Reason", type: "string", jsonPath: ".reason" },
-      { name: "Object", type: "string", jsonPath: ".involvedObject.name" },
+      {
+        name: "Object",
+        type: "string",
+        jsonPath: ".involvedObject.name",
+        compute: (object) => {
+          const involved = object.involvedObject as { kind?: string; name?: string } | undefined;
+          return `${(involved?.kind ?? "").toLowerCase()}/${involved?.name ?? ""}`;
+        },
+      },
       { name: "Message", type: "string", jsonPath: ".message" },
     ],
     fieldSelectors: [

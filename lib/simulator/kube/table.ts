@@ -1,5 +1,5 @@
 // Server-side printing (meta.k8s.io/v1 Table), which is what `kubectl get` asks for first.
-import { evaluateColumnPath, type ResourceType } from "./registry";
+import { evaluateColumnPath, type PrinterColumn, type ResourceType } from "./registry";
 import type { ObjectVersion } from "./store";
 
 const NAME_DESCRIPTION =
@@ -33,8 +33,9 @@ export function wantsTable(accept: string | undefined): boolean {
   return Boolean(accept && /as=Table/.test(accept) && /g=meta\.k8s\.io/.test(accept));
 }
 
-function cell(object: unknown, jsonPath: string, type: string, now: number): unknown {
-  const value = evaluateColumnPath(object, jsonPath);
+function cell(object: Record<string, unknown>, column: PrinterColumn, now: number): unknown {
+  const { jsonPath, type } = column;
+  const value = column.compute ? column.compute(object) : evaluateColumnPath(object, jsonPath);
   if (value === undefined || value === null) return null;
   if (type === "date" && typeof value === "string") {
     const time = Date.parse(value);
@@ -63,7 +64,7 @@ export function tableJson(
   ];
   const rows = versions.map((version) => {
     const object = version.object;
-    const cells = JSON.stringify([version.name, ...type.columns.map((column) => cell(object, column.jsonPath, column.type, now))]);
+    const cells = JSON.stringify([version.name, ...type.columns.map((column) => cell(object, column, now))]);
     if (includeObject === "None") return `{"cells":${cells}}`;
     const rowObject =
       includeObject === "Object"
