@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { TriageFilterForm } from "@/app/_components/triage-filter-form.client";
 import { getFleet } from "@/lib/db/queries/fleet";
-import { CLUSTER_HEALTHS, parseFleetFilters, toQueryString } from "@/lib/fleet/filters";
+import { CLUSTER_HEALTHS, FLEET_PAGE_LIMIT, parseFleetFilters, toQueryString } from "@/lib/fleet/filters";
 import { EmptyFleet } from "../_components/empty-fleet";
 import { FleetLive } from "./_fleet/fleet-live.client";
 
@@ -14,8 +14,10 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function FleetPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
-  const filters = parseFleetFilters(await searchParams);
-  const fleet = await getFleet(filters);
+  const raw = await searchParams;
+  const filters = parseFleetFilters(raw);
+  const all = raw.all === "1";
+  const fleet = await getFleet(filters, new Date(), { limit: all ? undefined : FLEET_PAGE_LIMIT });
   const noClusters = fleet.clusters.length === 0 && !Object.values(filters).some(Boolean);
   return (
     <>
@@ -37,7 +39,11 @@ export default async function FleetPage({ searchParams }: { searchParams: Search
               ]}
             />
           </div>
-          <FleetLive initial={fleet} queryString={toQueryString(filters)} />
+          <FleetLive
+            initial={fleet}
+            queryString={toQueryString({ ...filters, limit: all ? undefined : String(FLEET_PAGE_LIMIT) })}
+            showAllHref={`/${toQueryString({ ...filters, all: "1" })}`}
+          />
         </>
       )}
     </>

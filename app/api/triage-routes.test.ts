@@ -36,6 +36,16 @@ describe("JSON routes", () => {
     expect(body.groups[0].members[0]).toMatchObject({ cluster: "prod-eu-1", kind: "Kustomization", namespace: "flux-system", name: "apps", url: "/clusters/prod-eu-1/kustomization/flux-system/apps" });
   });
 
+  it("keeps a page's shape: at most `limit` clusters and `members` members per group, counts over all", async () => {
+    const fleet = await (await getFleetRoute(req("/api/fleet?limit=1"))).json();
+    expect(fleet.clusters).toHaveLength(1);
+    expect(fleet.matching).toBe(3);
+    const failures = await (await getFailuresRoute(req("/api/failures?members=2"))).json();
+    expect(failures.groups[0].members).toHaveLength(2);
+    expect(failures.groups[0]).toMatchObject({ objectCount: 3, clusterCount: 3 });
+    expect((await getFailuresRoute(req("/api/failures?members=0"))).status).toBe(400);
+  });
+
   it("GET /api/clusters/{cluster} answers the cluster or a 404 envelope", async () => {
     const ok = await getClusterRoute(req("/api/clusters/prod-eu-1"), { params: Promise.resolve({ cluster: "prod-eu-1" }) });
     expect((await ok.json()).objects).toHaveLength(2);

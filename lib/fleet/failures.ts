@@ -322,3 +322,8 @@ export function failureTotals(groups: FailureGroup[]): { groups: number; objects
   visit(groups);
   return { groups: count, objects, clusters: clusters.size };
 }
+
+/** Groups with at most `limit` members each (followers too); counts are left as they were. */
+export function limitMembers(groups: FailureGroup[], limit: number): FailureGroup[] {
+  return groups.map((g) => ({ ...g, members: g.members.slice(0, limit), followers: limitMembers(g.followers, limit) }));
+}

@@ -69,3 +69,11 @@ export function toQueryString(filters: Record<string, string | undefined | null>
   const s = p.toString();
   return s ? `?${s}` : "";
 }
+
+/** Clusters a fleet page shows at once (worst first); `all=1` shows every one. */
+export const FLEET_PAGE_LIMIT = 200;
+/** Members a failure group shows on the page; the rest are counted. */
+export const FAILURE_PAGE_MEMBERS = 50;
+
+/** An optional positive count from a query string (limit, members). */
+export const countParam = z.coerce.number().int().min(1).max(1_000_000).optional();

@@ -60,7 +60,7 @@ function SupportNote({ c }: { c: FleetCluster }) {
   return <span className="block text-xs font-semibold text-health-failing">{s.versionStatus === "EXTENDED_SUPPORT" ? "extended support" : "unsupported"}</span>;
 }
 
-export function FleetLive({ initial, queryString }: { initial: Fleet; queryString: string }) {
+export function FleetLive({ initial, queryString, showAllHref }: { initial: Fleet; queryString: string; showAllHref: string }) {
   const { data, isError } = useQuery({
     queryKey: queryKeys.fleet(queryString),
     queryFn: () => fetchFleet(queryString),
@@ -136,6 +136,15 @@ export function FleetLive({ initial, queryString }: { initial: Fleet; queryStrin
           </tbody>
         </table>
         {fleet.clusters.length === 0 ? <p className="p-4 text-sm text-zinc-600">No cluster matches these filters.</p> : null}
+        {fleet.matching > fleet.clusters.length ? (
+          <p className="border-t border-zinc-200 p-3 text-sm text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
+            Showing the {fleet.clusters.length} clusters that need attention most, of {fleet.matching}. Narrow with the filters or{" "}
+            <a href={showAllHref} className="text-sky-700 underline dark:text-sky-400">
+              show all
+            </a>
+            .
+          </p>
+        ) : null}
       </div>
     </>
   );

@@ -78,6 +78,11 @@ function Members({ group }: { group: FailureGroup }) {
           {table(rows(rest), `More objects with this failure`)}
         </details>
       ) : null}
+      {group.objectCount > group.members.length ? (
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
+          {group.objectCount - group.members.length} more not listed here: narrow the filters (cluster, search) to see them.
+        </p>
+      ) : null}
     </>
   );
 }

@@ -5,7 +5,7 @@ import { connection } from "next/server";
 import { TriageFilterForm } from "@/app/_components/triage-filter-form.client";
 import { listFailures } from "@/lib/db/queries/failures";
 import { FAILURE_SORTS } from "@/lib/fleet/failures";
-import { parseFailureFilters, PROBLEMS, toQueryString } from "@/lib/fleet/filters";
+import { FAILURE_PAGE_MEMBERS, parseFailureFilters, PROBLEMS, toQueryString } from "@/lib/fleet/filters";
 import { FLUX_KINDS, kindSlug } from "@/lib/fleet/kinds";
 import { FailuresLive } from "./failures-live.client";
 
@@ -26,7 +26,7 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
   await connection();
   const raw = await searchParams;
   const filters = parseFailureFilters(raw);
-  const failures = await listFailures(filters);
+  const failures = await listFailures(filters, new Date(), { memberLimit: FAILURE_PAGE_MEMBERS });
   const kindValue = typeof raw.kind === "string" ? raw.kind.toLowerCase() : undefined;
   return (
     <>
@@ -47,7 +47,7 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
       </div>
       <FailuresLive
         initial={failures}
-        queryString={toQueryString({ kind: kindValue && filters.kind ? kindValue : undefined, problem: filters.problem, sort: filters.sort, cluster: filters.cluster, env: filters.env, team: filters.team, q: filters.q })}
+        queryString={toQueryString({ kind: kindValue && filters.kind ? kindValue : undefined, problem: filters.problem, sort: filters.sort, cluster: filters.cluster, env: filters.env, team: filters.team, q: filters.q, members: String(FAILURE_PAGE_MEMBERS) })}
       />
     </>
   );

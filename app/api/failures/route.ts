@@ -1,6 +1,7 @@
-// GET /api/failures?kind&cluster&env&team&problem&q&sort: failures grouped by cause, same data as /failures.
+// GET /api/failures?kind&cluster&env&team&problem&q&sort[&members]: failures grouped by cause, same data as
+// /failures (members=N keeps N members per group, as the page does).
 import { listFailures } from "@/lib/db/queries/failures";
-import { parseFailureFilters } from "@/lib/fleet/filters";
+import { countParam, parseFailureFilters } from "@/lib/fleet/filters";
 import { fromError, json } from "@/lib/http/response";
 
 // Reads the database on every request (and stays testable outside a Next.js request scope).
@@ -8,7 +9,9 @@ export const dynamic = "force-dynamic";
 
 export async function GET(request: Request) {
   try {
-    return json(await listFailures(parseFailureFilters(new URL(request.url).searchParams)));
+    const params = new URL(request.url).searchParams;
+    const memberLimit = countParam.parse(params.get("members") ?? undefined);
+    return json(await listFailures(parseFailureFilters(params), new Date(), { memberLimit }));
   } catch (err) {
     return fromError(err);
   }

@@ -1,6 +1,6 @@
-// GET /api/fleet?env&team&region&health&q: the fleet overview, same data as the / page.
+// GET /api/fleet?env&team&region&health&q[&limit]: the fleet overview, same data as the / page.
 import { getFleet } from "@/lib/db/queries/fleet";
-import { parseFleetFilters } from "@/lib/fleet/filters";
+import { countParam, parseFleetFilters } from "@/lib/fleet/filters";
 import { fromError, json } from "@/lib/http/response";
 
 // Reads the database on every request (and stays testable outside a Next.js request scope).
@@ -8,7 +8,9 @@ export const dynamic = "force-dynamic";
 
 export async function GET(request: Request) {
   try {
-    return json(await getFleet(parseFleetFilters(new URL(request.url).searchParams)));
+    const params = new URL(request.url).searchParams;
+    const limit = countParam.parse(params.get("limit") ?? undefined);
+    return json(await getFleet(parseFleetFilters(params), new Date(), { limit }));
   } catch (err) {
     return fromError(err);
   }

@@ -1,6 +1,6 @@
 // Every failing, stalled and stale object fleet-wide (and every unreachable cluster), grouped by cause.
 // Progressing objects are read too: they can be the root cause a dependency failure waits on.
-import { failureTotals, groupFailures, sortFailureGroups, type FailureGroup, type ProblemObjectInput, type UnreachableClusterInput } from "../../fleet/failures";
+import { failureTotals, groupFailures, limitMembers, sortFailureGroups, type FailureGroup, type ProblemObjectInput, type UnreachableClusterInput } from "../../fleet/failures";
 import type { FailureFilters } from "../../fleet/filters";
 import { isReachable, type StoredHealth } from "../../fleet/status";
 import { getPool } from "../client";
@@ -53,7 +53,11 @@ const ROW_COLUMNS = `c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSucce
   o.kind, o.namespace, o.name, o.health, o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
   o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."dependsOn", o."sourceKind", o."sourceNamespace", o."sourceName"`;
 
-export async function listFailures(filters: FailureFilters = {} as FailureFilters, now = new Date()): Promise<Failures> {
+/**
+ * `memberLimit` keeps at most that many members per group (longest failing first); counts, cluster
+ * counts and first-failed times still cover every member.
+ */
+export async function listFailures(filters: FailureFilters = {} as FailureFilters, now = new Date(), options: { memberLimit?: number } = {}): Promise<Failures> {
   const pool = getPool();
   const [objects, clusters] = await Promise.all([
     // Two arms so each can use an index: problems by health, and ready objects gone stale.
@@ -121,5 +125,7 @@ export async function listFailures(filters: FailureFilters = {} as FailureFilter
   const objectFilterOn = filters.kind !== "Cluster" && (!filters.problem || filters.problem !== "unreachable");
   let groups = groupFailures(inputs, now, unreachable, (o) => objectFilterOn && include(o));
   if (filters.sort) groups = sortFailureGroups(groups, filters.sort);
-  return { generatedAt: now.toISOString(), filters, totals: failureTotals(groups), groups };
+  const totals = failureTotals(groups);
+  if (options.memberLimit != null) groups = limitMembers(groups, options.memberLimit);
+  return { generatedAt: now.toISOString(), filters, totals, groups };
 }

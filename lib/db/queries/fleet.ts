@@ -46,7 +46,10 @@ export interface Fleet {
     byHealth: HealthCounts;
     byKind: Record<string, HealthCounts>;
   };
+  /** Worst first; at most `limit` of them (summary and `matching` count every matching cluster). */
   clusters: FleetCluster[];
+  /** How many clusters match the filters. */
+  matching: number;
   /** Values to filter by, from every cluster (not only the shown ones). */
   facets: { envs: string[]; teams: string[]; regions: string[] };
 }
@@ -95,7 +98,7 @@ function matches(c: FleetCluster, f: FleetFilters): boolean {
   return true;
 }
 
-export async function getFleet(filters: FleetFilters = {} as FleetFilters, now = new Date()): Promise<Fleet> {
+export async function getFleet(filters: FleetFilters = {} as FleetFilters, now = new Date(), options: { limit?: number } = {}): Promise<Fleet> {
   const pool = getPool();
   const [clusters, counts, stale] = await Promise.all([
     pool.query<ClusterRow>(`
@@ -186,7 +189,8 @@ export async function getFleet(filters: FleetFilters = {} as FleetFilters, now =
       byHealth,
       byKind,
     },
-    clusters: shown,
+    clusters: options.limit != null ? shown.slice(0, options.limit) : shown,
+    matching: shown.length,
     facets: { envs: distinct(all.map((c) => c.env)), teams: distinct(all.map((c) => c.team)), regions: distinct(all.map((c) => c.region)) },
   };
 }
