@@ -1,5 +1,6 @@
 // Runs the fleet: one API server and store per cluster, kept in step with the fleet model as simulated
 // time passes, with a stand-in for the Flux controllers that reacts to reconcile requests and spec edits.
+import { logger } from "../../logger";
 import type { FleetModel, KubeObject, RuntimeInfo, SimCluster, TokenCheck } from "../contract";
 import type { SimClock } from "../clock";
 import type { ClusterCa } from "../tls";
@@ -26,6 +27,7 @@ export interface RuntimeOptions {
   compactionIntervalMs?: number;
 }
 
+const log = logger.child({ component: "simulator" });
 const REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
 const CROSSPLANE_GROUPS = ["eks.aws.crossplane.io", "eks.aws.upbound.io"];
 const FLUX_KINDS = ["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"];
@@ -141,12 +143,18 @@ export class FleetRuntime implements RuntimeInfo {
     this.warmedUp = (async () => {
       for (const name of this.clusters.keys()) {
         if (this.stopped) return;
-        this.ensureSynced(name);
+        try {
+          this.ensureSynced(name);
+        } catch (error) {
+          log.error({ cluster: name, err: error }, "loading the cluster from the fleet model failed");
+        }
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
     void this.applyReachability(now);
-    this.timers.push(setInterval(() => void this.tick(), this.options.tickMs ?? 1000));
+    // One failing tick (a model bug, a port taken) must not take the whole fleet down.
+    const tick = () => this.tick().catch((error) => log.error({ err: error }, "simulator tick failed"));
+    this.timers.push(setInterval(() => void tick(), this.options.tickMs ?? 1000));
     const compaction = this.options.compactionIntervalMs ?? 5 * 60 * 1000;
     this.timers.push(setInterval(() => this.compactAll(), compaction));
     for (const timer of this.timers) timer.unref?.();
@@ -164,7 +172,11 @@ export class FleetRuntime implements RuntimeInfo {
       for (const name of changed) {
         const handle = this.clusters.get(name);
         if (!handle || !this.synced.has(name)) continue; // loads at the then-current time when first needed
-        changedObjects += handle.store.sync(this.options.model.objectsAt(name, now, this), now);
+        try {
+          changedObjects += handle.store.sync(this.options.model.objectsAt(name, now, this), now);
+        } catch (error) {
+          log.error({ cluster: name, err: error }, "re-syncing the cluster from the fleet model failed");
+        }
       }
       this.lastSync = now;
       await this.applyReachability(now);
