@@ -9,6 +9,7 @@ import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { startSimulator } from "../lib/simulator";
 import { nextBin, startChild, stopChild, waitForHttp } from "../scripts/lib/processes";
+import { E2E_FLEET } from "./fleet";
 
 export const E2E_WEBHOOK_SECRET = "e2e-webhook-secret-0123456789abcdef";
 
@@ -23,7 +24,7 @@ export default async function globalSetup() {
   await migrate(db.url);
 
   const simDir = await mkdtemp(path.join(os.tmpdir(), "crows-nest-e2e-sim-"));
-  const sim = await startSimulator({ outDir: simDir, clusters: 8, objects: 30, seed: 7, speed: 0 });
+  const sim = await startSimulator({ outDir: simDir, ...E2E_FLEET, speed: 0 });
 
   const baseEnv = {
     ...process.env,

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDatabase } from "../lib/db/database";
+import { enforceSafeAuthConfig } from "../lib/auth/startup-guard";
 import { env } from "../lib/env";
 import { oneLine } from "../lib/errors";
 import { startSimulator } from "../lib/simulator";
@@ -21,6 +22,8 @@ const { values: args } = parseArgs({
 
 async function main() {
   const settings = env();
+  // Refuse to serve the fleet without sign-in on a network address (one line, exit 1).
+  enforceSafeAuthConfig(settings);
   const started = Date.now();
   const db = await ensureDatabase();
   const children: Child[] = [];
@@ -37,7 +40,7 @@ async function main() {
     await db.stop();
   });
 
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, HOSTNAME: settings.HOSTNAME };
   children.push(
     startChild(
       "collector",

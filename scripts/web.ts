@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { ensureDatabase } from "../lib/db/database";
+import { enforceSafeAuthConfig } from "../lib/auth/startup-guard";
 import { env } from "../lib/env";
 import { oneLine } from "../lib/errors";
 import { nextBin, onShutdown, startChild, stopChild, waitForHttp } from "./lib/processes";
@@ -10,6 +11,8 @@ const dev = process.argv.includes("--dev");
 
 async function main() {
   const settings = env();
+  // Refuse to serve the fleet without sign-in on a network address (one line, exit 1).
+  enforceSafeAuthConfig(settings);
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   if (!dev && !existsSync(path.join(distDir, "BUILD_ID"))) {
     throw new Error(`no production build in ${distDir}: run \`npm run build\` first (or \`npm run dev\`)`);
@@ -20,6 +23,7 @@ async function main() {
   const web = startChild("web", process.execPath, [nextBin, dev ? "dev" : "start", "-p", port, "-H", host], {
     ...process.env,
     DATABASE_URL: db.url,
+    HOSTNAME: host,
   });
   onShutdown(async () => {
     await stopChild(web);

@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
+import { getSession } from "@/lib/auth/guard";
 import { getFreshness } from "@/lib/db/queries/freshness";
+import { UserMenu } from "../auth/_components/user-menu";
 import { FreshnessBadge } from "../_components/freshness.client";
 import { Nav } from "../_components/nav.client";
 import { ThemeToggle } from "../_components/theme-toggle.client";
@@ -9,7 +11,7 @@ import { ThemeToggle } from "../_components/theme-toggle.client";
 /** The shell every dashboard page lives in: skip link, header with navigation and data freshness. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   await connection();
-  const freshness = await getFreshness();
+  const [freshness, session] = await Promise.all([getFreshness(), getSession()]);
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -26,12 +28,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </svg>
             Crow&apos;s Nest
           </Link>
-          <Nav />
+          <Nav showAudit={session?.role === "admin"} />
           <div className="ml-auto flex items-center gap-3">
             <div className="hidden sm:block">
               <FreshnessBadge initial={freshness} />
             </div>
             <ThemeToggle />
+            <UserMenu />
           </div>
         </div>
         <div className="px-4 pb-2 sm:hidden">

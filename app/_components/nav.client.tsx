@@ -17,10 +17,11 @@ function isActive(pathname: string, href: string): boolean {
 }
 
 /** Main navigation: a row on wide screens, a disclosure menu on a phone. */
-export function Nav() {
+export function Nav({ showAudit = false }: { showAudit?: boolean }) {
   const pathname = usePathname() ?? "/";
   const [open, setOpen] = useState(false);
-  const links = NAV_ITEMS.map((item) => {
+  const items = showAudit ? [...NAV_ITEMS, { href: "/audit", label: "Audit" } as const] : NAV_ITEMS;
+  const links = items.map((item) => {
     const active = isActive(pathname, item.href);
     return (
       <li key={item.href}>
