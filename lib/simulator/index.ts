@@ -114,26 +114,31 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   await runtime.listen();
 
   let awsServers: AwsServers | undefined;
-  if (withAws) {
-    awsServers = await startAwsServers({ model, runtime, clock, outDir });
-    runtime.stsEndpoint = awsServers.stsEndpoint;
+  try {
+    if (withAws) {
+      awsServers = await startAwsServers({ model, runtime, clock, outDir });
+      runtime.stsEndpoint = awsServers.stsEndpoint;
+    }
+    runtime.start();
+  } catch (error) {
+    await runtime.stop();
+    throw error;
   }
-  runtime.start();
 
   const advance = async (ms: number) => {
     clock.advance(ms);
     await runtime.tick();
   };
   const controlTarget: ControlTarget = {
-      state: () => ({ simTime: new Date(clock.now()).toISOString(), speed: clock.speed, clusters: runtime.state() }),
-      advance,
-      setSpeed: (speed) => clock.setSpeed(speed),
-      setFault: (cluster, spec) => runtime.setFaults(cluster, spec),
-      clearFault: (cluster) => runtime.setFaults(cluster, {}),
-      compact: (cluster) => {
-        if (cluster) runtime.handle(cluster).store.compact();
-        else for (const handle of runtime.clusters.values()) handle.store.compact();
-      },
+    state: () => ({ simTime: new Date(clock.now()).toISOString(), speed: clock.speed, clusters: runtime.state() }),
+    advance,
+    setSpeed: (speed) => clock.setSpeed(speed),
+    setFault: (cluster, spec) => runtime.setFaults(cluster, spec),
+    clearFault: (cluster) => runtime.setFaults(cluster, {}),
+    compact: (cluster) => {
+      if (cluster) runtime.handle(cluster).store.compact();
+      else for (const handle of runtime.clusters.values()) handle.store.compact();
+    },
   };
   const control = await startControlServer(controlTarget, options.ports?.control ?? storedPorts.control ?? 0).catch(() =>
     startControlServer(controlTarget, 0),

@@ -46,7 +46,7 @@ export class FleetRuntime implements RuntimeInfo {
   private timers: NodeJS.Timeout[] = [];
   private pending = new Set<NodeJS.Timeout>();
   private compactionMarks = new Map<string, number>();
-  private ticking = false;
+  private running?: Promise<{ changedClusters: number; changedObjects: number }>;
   private synced = new Set<string>();
   private stopped = false;
   /** Resolves once every cluster has been loaded from the model (clusters load on first request before that). */
@@ -154,7 +154,7 @@ export class FleetRuntime implements RuntimeInfo {
     void this.applyReachability(now);
     // One failing tick (a model bug, a port taken) must not take the whole fleet down.
     const tick = () => this.tick().catch((error) => log.error({ err: error }, "simulator tick failed"));
-    this.timers.push(setInterval(() => void tick(), this.options.tickMs ?? 1000));
+    this.timers.push(setInterval(() => this.running || void tick(), this.options.tickMs ?? 1000));
     const compaction = this.options.compactionIntervalMs ?? 5 * 60 * 1000;
     this.timers.push(setInterval(() => this.compactAll(), compaction));
     for (const timer of this.timers) timer.unref?.();
@@ -162,28 +162,34 @@ export class FleetRuntime implements RuntimeInfo {
 
   /** One step of the loop: re-sync the clusters the model says changed, apply reachability. */
   async tick(): Promise<{ changedClusters: number; changedObjects: number }> {
-    if (this.ticking) return { changedClusters: 0, changedObjects: 0 };
-    this.ticking = true;
+    // Ticks never overlap; a tick asked for during another (advance() from a test) runs right after it.
+    while (this.running) await this.running.catch(() => undefined);
+    const running = this.step();
+    this.running = running;
     try {
-      const now = this.options.clock.now();
-      if (now <= this.lastSync) return { changedClusters: 0, changedObjects: 0 };
-      const changed = this.options.model.changedClusters(this.lastSync, now);
-      let changedObjects = 0;
-      for (const name of changed) {
-        const handle = this.clusters.get(name);
-        if (!handle || !this.synced.has(name)) continue; // loads at the then-current time when first needed
-        try {
-          changedObjects += handle.store.sync(this.options.model.objectsAt(name, now, this), now);
-        } catch (error) {
-          log.error({ cluster: name, err: error }, "re-syncing the cluster from the fleet model failed");
-        }
-      }
-      this.lastSync = now;
-      await this.applyReachability(now);
-      return { changedClusters: changed.length, changedObjects };
+      return await running;
     } finally {
-      this.ticking = false;
+      this.running = undefined;
     }
+  }
+
+  private async step(): Promise<{ changedClusters: number; changedObjects: number }> {
+    const now = this.options.clock.now();
+    if (now <= this.lastSync) return { changedClusters: 0, changedObjects: 0 };
+    const changed = this.options.model.changedClusters(this.lastSync, now);
+    let changedObjects = 0;
+    for (const name of changed) {
+      const handle = this.clusters.get(name);
+      if (!handle || !this.synced.has(name)) continue; // loads at the then-current time when first needed
+      try {
+        changedObjects += handle.store.sync(this.options.model.objectsAt(name, now, this), now);
+      } catch (error) {
+        log.error({ cluster: name, err: error }, "re-syncing the cluster from the fleet model failed");
+      }
+    }
+    this.lastSync = now;
+    await this.applyReachability(now);
+    return { changedClusters: changed.length, changedObjects };
   }
 
   private async applyReachability(now: number) {
