@@ -94,6 +94,9 @@ describe("Helm chart", () => {
     const [webC] = web.containers;
     for (const probe of [webC.livenessProbe, webC.readinessProbe, webC.startupProbe]) expect(probe?.httpGet?.path).toBe("/api/health");
     expect(webC.command).toEqual(["node", "--import", "tsx", "scripts/web.ts"]);
+    // The collector answers its probes on the metrics port (lib/collector/metrics.ts serves /healthz).
+    const collectorC = collector.containers[0];
+    for (const probe of [collectorC.livenessProbe, collectorC.readinessProbe]) expect(probe?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
     expect(collector.containers[0].command).toEqual(["node", "--import", "tsx", "lib/collector/main.ts"]);
     for (const c of [webC, collector.containers[0]]) {
       expect(c.resources?.requests?.memory).toBeTruthy();
