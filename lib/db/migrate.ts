@@ -16,6 +16,8 @@ export interface Migration {
 
 export interface MigrationResult {
   applied: string[];
+  /** Migrations in the database this version does not have: a newer version ran here (a rollback). */
+  unknown: string[];
   /** Name of the newest migration in the database after the run. */
   version: string | null;
 }
@@ -70,12 +72,10 @@ export async function migrate(url: string, dir = defaultMigrationsDir()): Promis
     );
     const { rows } = await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM ${TABLE} ORDER BY name`);
     const applied = new Map(rows.map((r) => [r.name, r.checksum]));
+    // Migrations only add, so an older version still works on a newer schema (rolling back the image):
+    // report what it does not know instead of refusing to start.
     const known = new Set(migrations.map((m) => m.name));
-    for (const name of applied.keys()) {
-      if (!known.has(name)) {
-        throw new MigrationError(`the database has migration ${name}, which this version does not know: is an older version of Crow's Nest running against a newer database?`);
-      }
-    }
+    const unknown = [...applied.keys()].filter((name) => !known.has(name));
     const done: string[] = [];
     for (const m of migrations) {
       const recorded = applied.get(m.name);
@@ -98,7 +98,7 @@ export async function migrate(url: string, dir = defaultMigrationsDir()): Promis
       done.push(m.name);
     }
     const last = await client.query<{ name: string }>(`SELECT name FROM ${TABLE} ORDER BY name DESC LIMIT 1`);
-    return { applied: done, version: last.rows[0]?.name ?? null };
+    return { applied: done, unknown, version: last.rows[0]?.name ?? null };
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [LOCK_KEY.toString()]).catch(() => {});
     await client.end().catch(() => {});
