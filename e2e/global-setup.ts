@@ -36,10 +36,7 @@ export default async function globalSetup() {
   };
   const collector = startChild("collector", process.execPath, ["--import", "tsx", "lib/collector/main.ts"], {
     ...baseEnv,
-    ...sim.awsEnv,
-    KUBECONFIG: sim.hubKubeconfigPath,
-    HUB_NAME: sim.hubName,
-    EKS_REGIONS: sim.awsEnv.AWS_REGION ?? "",
+    ...sim.collectorEnv,
     COLLECTOR_INTERVAL_SECONDS: "2",
     COLLECTOR_METRICS_PORT: "0",
   });

@@ -3,54 +3,23 @@
 // the simulator upgrades a cluster.
 //
 // The simulated HelmRepositories name the real chart repositories, which this machine cannot reach. The
-// spec serves their indexes (and an OCI registry for the OCIRepository chart) from a local server built
-// from the simulator's catalogue, and runs the upstream fetcher through it as UPSTREAM_MIRRORS would.
+// simulator's chart mirror answers for them from its catalogue; the spec runs the upstream fetcher
+// through it (forced, so the spec does not wait for the collector's schedule).
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import semver from "semver";
+import { startChartMirror, type ChartMirror } from "../lib/simulator/charts";
 import { HELM_ADDONS } from "../lib/simulator/fleet/catalogue";
 import { createFleetModel, type ScenarioFacts } from "../lib/simulator/fleet";
 
 const databaseUrl = process.env.E2E_DATABASE_URL!;
 const controlUrl = process.env.E2E_SIM_CONTROL_URL!;
 
-let mirror: Server;
-let mirrorBase = "";
+let mirror: ChartMirror | undefined;
 let db: pg.Pool;
 let facts: ScenarioFacts;
-
-function serveMirror(): Server {
-  return createServer((req, res) => {
-    const url = new URL(req.url!, mirrorBase);
-    if (url.pathname === "/token") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ token: "anonymous" }));
-    const tags = /^\/v2\/(.+)\/tags\/list$/.exec(url.pathname);
-    if (tags) {
-      if (req.headers.authorization !== "Bearer anonymous") {
-        return void res.writeHead(401, { "www-authenticate": `Bearer realm="${mirrorBase}/token",service="mirror",scope="repository:${tags[1]}:pull"` }).end();
-      }
-      const addon = HELM_ADDONS.find((a) => a.source.kind === "OCIRepository" && a.source.url.endsWith(`/${tags[1]}`));
-      return void res.writeHead(addon ? 200 : 404, { "content-type": "application/json" }).end(JSON.stringify({ name: tags[1], tags: addon ? [...addon.versions, "latest"] : [] }));
-    }
-    const index = /^\/([^/]+)\/index\.yaml$/.exec(url.pathname);
-    const charts = HELM_ADDONS.filter((a) => a.source.kind === "HelmRepository" && a.source.name === index?.[1]);
-    if (!charts.length) return void res.writeHead(404).end();
-    const yaml = `apiVersion: v1\nentries:\n${charts.map((a) => `  ${a.chart}:\n${a.versions.map((v) => `    - version: "${v}"\n`).join("")}`).join("")}`;
-    res.writeHead(200, { "content-type": "application/x-yaml", etag: `"${charts.length}"` }).end(yaml);
-  });
-}
-
-function mirrors(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const a of HELM_ADDONS) {
-    // A plain-HTTP registry mirror is written http://host/path; HTTP repositories map to their index folder.
-    out[a.source.url] = a.source.kind === "HelmRepository" ? `${mirrorBase}/${a.source.name}` : `${mirrorBase}/${a.source.url.replace(/^oci:\/\/[^/]+\//, "")}`;
-  }
-  return out;
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -74,9 +43,7 @@ test.beforeAll(async () => {
   expect(facts.nodeGroupSkew, "the e2e fleet needs the node-group-skew spoke (at least 9 clusters)").toBeTruthy();
   expect(facts.scheduledUpgrade, "the e2e fleet needs the scheduled-upgrade spoke (at least 10 clusters)").toBeTruthy();
 
-  mirror = serveMirror();
-  await new Promise<void>((r) => mirror.listen(0, "127.0.0.1", r));
-  mirrorBase = `http://127.0.0.1:${(mirror.address() as AddressInfo).port}`;
+  mirror = await startChartMirror();
 
   // Wait until the collector has seen HelmReleases, their sources and the EKS facts.
   await waitFor("HelmReleases and node groups collected", async () => {
@@ -93,14 +60,14 @@ test.beforeAll(async () => {
   process.env.LOG_LEVEL = "silent";
   const { refreshUpstreamVersions } = await import("../lib/collector/upstream/index");
   const { closeDatabase } = await import("../lib/db/client");
-  const summary = await refreshUpstreamVersions({ mirrors: mirrors(), force: true, timeoutMs: 10_000 });
+  const summary = await refreshUpstreamVersions({ mirrors: mirror.mirrors, force: true, timeoutMs: 10_000 });
   expect(summary.updated).toBeGreaterThan(5);
   await closeDatabase();
 });
 
 test.afterAll(async () => {
   await db?.end();
-  await new Promise<void>((r) => (mirror ? mirror.close(() => r()) : r()));
+  await mirror?.stop();
 });
 
 function expectedStanding(applied: string, latest: string): string {

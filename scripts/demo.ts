@@ -48,10 +48,7 @@ async function main() {
       ["--import", "tsx", "lib/collector/main.ts"],
       {
         ...childEnv,
-        ...sim.awsEnv,
-        KUBECONFIG: sim.hubKubeconfigPath,
-        HUB_NAME: sim.hubName,
-        EKS_REGIONS: childEnv.EKS_REGIONS ?? sim.awsEnv.AWS_REGION ?? "",
+        ...sim.collectorEnv,
         COLLECTOR_INTERVAL_SECONDS: childEnv.COLLECTOR_INTERVAL_SECONDS ?? "15",
         COLLECTOR_METRICS_PORT: childEnv.COLLECTOR_METRICS_PORT ?? "0",
       },

@@ -12,6 +12,7 @@ import { startControlServer, type ControlTarget } from "./kube/control";
 import type { FaultSpec } from "./kube/faults";
 import { kubeconfigYaml } from "./kube/kubeconfig";
 import { FleetRuntime } from "./kube/runtime";
+import { startChartMirror, type ChartMirror } from "./charts";
 
 export type { FaultSpec } from "./kube/faults";
 export { parseFaultArgument, parseFaultSpec } from "./kube/faults";
@@ -57,6 +58,10 @@ export interface RunningSimulator {
   controlUrl: string;
   tokens: { admin: string; readOnly: string };
   clusters: SimulatedClusterInfo[];
+  /** Helm repositories / OCI registry answering for the fleet's chart sources. */
+  chartMirror: ChartMirror;
+  /** Everything a collector needs to poll this fleet: aws.env plus UPSTREAM_MIRRORS, KUBECONFIG, HUB_NAME. */
+  collectorEnv: Record<string, string>;
   clock: SimClock;
   model: FleetModel;
   runtime: FleetRuntime;
@@ -114,13 +119,16 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   await runtime.listen();
 
   let awsServers: AwsServers | undefined;
+  let chartMirror: ChartMirror | undefined;
   try {
+    chartMirror = await startChartMirror();
     if (withAws) {
       awsServers = await startAwsServers({ model, runtime, clock, outDir });
       runtime.stsEndpoint = awsServers.stsEndpoint;
     }
     runtime.start();
   } catch (error) {
+    await chartMirror?.stop();
     await runtime.stop();
     throw error;
   }
@@ -176,6 +184,13 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     readOnlyKubeconfigPath,
     awsEnvPath,
     awsEnv,
+    chartMirror: chartMirror!,
+    collectorEnv: {
+      ...awsEnv,
+      KUBECONFIG: hubKubeconfigPath,
+      HUB_NAME: hub.name,
+      UPSTREAM_MIRRORS: chartMirror!.setting,
+    },
     controlUrl: control.url,
     tokens,
     clusters,
@@ -191,6 +206,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
       await closed;
       await runtime.stop();
       await awsServers?.stop();
+      await chartMirror?.stop();
     },
   };
 }
