@@ -11,6 +11,14 @@ import {
   ListClustersCommand,
   ListInsightsCommand,
   ListNodegroupsCommand,
+  type Addon,
+  type AddonInfo,
+  type AddonVersionInfo,
+  type Cluster,
+  type ClusterVersionInformation,
+  type Insight,
+  type InsightSummary,
+  type Nodegroup,
 } from "@aws-sdk/client-eks";
 import type { CredentialSource } from "./credentials";
 
@@ -113,7 +121,7 @@ export class EksApi {
     this.client.destroy();
   }
 
-  private async send<T>(command: Parameters<EKSClient["send"]>[0]): Promise<T> {
+  private async send<T>(command: unknown): Promise<T> {
     const started = Date.now();
     this.requests++;
     try {
@@ -138,8 +146,8 @@ export class EksApi {
   }
 
   async describeCluster(name: string): Promise<EksClusterInfo> {
-    const out = await this.send<{ cluster?: Record<string, any> }>(new DescribeClusterCommand({ name }));
-    const c = out.cluster ?? {};
+    const out = await this.send<{ cluster?: Cluster }>(new DescribeClusterCommand({ name }));
+    const c: Cluster = out.cluster ?? {};
     return {
       name: c.name ?? name,
       arn: c.arn ?? null,
@@ -166,8 +174,8 @@ export class EksApi {
     } while (nextToken);
     return Promise.all(
       names.map(async (nodegroupName) => {
-        const out = await this.send<{ nodegroup?: Record<string, any> }>(new DescribeNodegroupCommand({ clusterName, nodegroupName }));
-        const n = out.nodegroup ?? {};
+        const out = await this.send<{ nodegroup?: Nodegroup }>(new DescribeNodegroupCommand({ clusterName, nodegroupName }));
+        const n: Nodegroup = out.nodegroup ?? {};
         return {
           name: n.nodegroupName ?? nodegroupName,
           version: n.version ?? null,
@@ -193,8 +201,8 @@ export class EksApi {
     } while (nextToken);
     return Promise.all(
       names.map(async (addonName) => {
-        const out = await this.send<{ addon?: Record<string, any> }>(new DescribeAddonCommand({ clusterName, addonName }));
-        const a = out.addon ?? {};
+        const out = await this.send<{ addon?: Addon }>(new DescribeAddonCommand({ clusterName, addonName }));
+        const a: Addon = out.addon ?? {};
         return { name: a.addonName ?? addonName, version: a.addonVersion ?? null, status: a.status ?? null, health: issues(a.health) };
       }),
     );
@@ -205,16 +213,19 @@ export class EksApi {
     const out: AddonCatalogEntry[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.send<{ addons?: Array<Record<string, any>>; nextToken?: string }>(
+      const page = await this.send<{ addons?: AddonInfo[]; nextToken?: string }>(
         new DescribeAddonVersionsCommand({ kubernetesVersion, nextToken, maxResults: 100 }),
       );
       for (const a of page.addons ?? []) {
+        if (!a.addonName) continue;
         out.push({
           addonName: a.addonName,
-          versions: (a.addonVersions ?? []).map((v: Record<string, any>) => ({
-            addonVersion: v.addonVersion,
-            defaultVersion: (v.compatibilities ?? []).some((c: Record<string, any>) => c.clusterVersion === kubernetesVersion && c.defaultVersion),
-          })),
+          versions: (a.addonVersions ?? [])
+            .filter((v: AddonVersionInfo) => !!v.addonVersion)
+            .map((v: AddonVersionInfo) => ({
+              addonVersion: v.addonVersion!,
+              defaultVersion: (v.compatibilities ?? []).some((c) => c.clusterVersion === kubernetesVersion && c.defaultVersion === true),
+            })),
         });
       }
       nextToken = page.nextToken;
@@ -227,7 +238,7 @@ export class EksApi {
     let nextToken: string | undefined;
     const date = (d: unknown) => (d instanceof Date ? d : typeof d === "string" || typeof d === "number" ? new Date(d) : null);
     do {
-      const page = await this.send<{ clusterVersions?: Array<Record<string, any>>; nextToken?: string }>(
+      const page = await this.send<{ clusterVersions?: ClusterVersionInformation[]; nextToken?: string }>(
         new DescribeClusterVersionsCommand({ includeAll: true, nextToken }),
       );
       for (const v of page.clusterVersions ?? []) {
@@ -248,19 +259,19 @@ export class EksApi {
   }
 
   async insights(clusterName: string): Promise<EksInsightInfo[]> {
-    const summaries: Array<Record<string, any>> = [];
+    const summaries: InsightSummary[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.send<{ insights?: Array<Record<string, any>>; nextToken?: string }>(new ListInsightsCommand({ clusterName, nextToken }));
+      const page = await this.send<{ insights?: InsightSummary[]; nextToken?: string }>(new ListInsightsCommand({ clusterName, nextToken }));
       summaries.push(...(page.insights ?? []));
       nextToken = page.nextToken;
     } while (nextToken);
     return Promise.all(
       summaries.map(async (s) => {
-        const out = await this.send<{ insight?: Record<string, any> }>(new DescribeInsightCommand({ clusterName, id: s.id }));
-        const i = out.insight ?? s;
+        const out = await this.send<{ insight?: Insight }>(new DescribeInsightCommand({ clusterName, id: s.id }));
+        const i: Insight = out.insight ?? s;
         return {
-          insightId: i.id ?? s.id,
+          insightId: i.id ?? s.id ?? "",
           name: i.name ?? s.name ?? "",
           category: i.category ?? s.category ?? "",
           kubernetesVersion: i.kubernetesVersion ?? null,

@@ -69,6 +69,44 @@ function collectOnce(extraEnv: Record<string, string> = {}): Promise<{ summary: 
   });
 }
 
+/** A long-running collector (not --once); resolves its log lines so far on demand. */
+function startCollector(extraEnv: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts"], {
+    cwd: process.cwd(),
+    env: {
+      NODE_ENV: "test",
+      PATH: process.env.PATH ?? "",
+      HOME: outDir,
+      ...sim.awsEnv,
+      DATABASE_URL: db.url(),
+      KUBECONFIG: sim.hubKubeconfigPath,
+      COLLECTOR_CONCURRENCY: "8",
+      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
+      LOG_LEVEL: "debug",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const logs = () =>
+    out
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { child, exited, logs };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, attempts = 300): Promise<T> {
+  for (let i = 0; i < attempts; i++) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
 const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await db.pool().query(sql, params)).rows as T[];
 
 beforeAll(async () => {
@@ -256,5 +294,47 @@ describe("collector against the fleet simulator", () => {
       }
     }
     expect(Number(a.summary.clusters) + Number(b.summary.clusters)).toBeGreaterThanOrEqual(Number(n));
+  }, 180_000);
+
+  it("re-polls a nudged cluster at once, serves /metrics, and on SIGTERM gives its leases back and exits", async () => {
+    const metricsPort = 20000 + Math.floor(Math.random() * 20000);
+    // A long interval: after the first cycle, only a nudge makes it poll again.
+    const collector = startCollector({ COLLECTOR_INTERVAL_SECONDS: "3600", COLLECTOR_METRICS_PORT: String(metricsPort), COLLECTOR_REPLICA_ID: "long-running" });
+    try {
+      await until("the first cycle", async () => collector.logs().some((l) => l.msg === "cycle finished"));
+      const target = sim.clusters.find((c) => c.role === "spoke" && c.name !== fleet.facts.unreachable!.cluster && c.name !== fleet.facts.expiredToken!.cluster)!.name;
+      const pollsBefore = collector.logs().filter((l) => l.cluster === target && l.event === "poll-start").length;
+      const [{ id }] = await q<{ id: string }>(
+        `INSERT INTO collector_nudge ("clusterName", kind, namespace, name, reason) VALUES ($1, 'Kustomization', 'flux-system', 'apps', 'webhook') RETURNING id::text AS id`,
+        [target],
+      );
+      await db.pool().query(`SELECT pg_notify('crows_nest_nudge', $1)`, [target]);
+      const handled = await until("the nudge to be handled", async () => {
+        const [row] = await q<{ handledAt: Date | null }>(`SELECT "handledAt" FROM collector_nudge WHERE id = $1`, [id]);
+        return row.handledAt ?? undefined;
+      });
+      expect(handled).toBeInstanceOf(Date);
+      expect(collector.logs().filter((l) => l.cluster === target && l.event === "poll-start").length).toBe(pollsBefore + 1);
+      // Still only one cycle: the poll came from the nudge.
+      expect(collector.logs().filter((l) => l.msg === "cycle finished")).toHaveLength(1);
+
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      for (const name of ["crows_nest_collector_cycle_seconds", "crows_nest_clusters", "crows_nest_flux_objects", "crows_nest_collector_requests_total", "crows_nest_collector_errors_total", "crows_nest_collector_rows_written_total"]) {
+        expect(metrics).toContain(name);
+      }
+      expect(metrics).toMatch(/crows_nest_clusters\{reachability="reachable"\} \d+/);
+      const [{ held }] = await q<{ held: string }>(`SELECT count(*) AS held FROM collector_lease WHERE holder = 'long-running' AND "clusterId" > 0`);
+      expect(Number(held)).toBeGreaterThan(0);
+
+      collector.child.kill("SIGTERM");
+      expect(await collector.exited).toBe(0);
+      const [{ left }] = await q<{ left: string }>(`SELECT count(*) AS left FROM collector_lease WHERE holder = 'long-running'`);
+      expect(Number(left)).toBe(0);
+      // No credential in the logs.
+      const text = JSON.stringify(collector.logs());
+      expect(text).not.toMatch(/k8s-aws-v1\.|sim-admin\.|BEGIN CERTIFICATE|SecretAccessKey/);
+    } finally {
+      collector.child.kill("SIGKILL");
+    }
   }, 180_000);
 });

@@ -105,6 +105,16 @@ interface Candidate {
   provisioners: ProvisioningRecord[];
 }
 
+/** Runs `fn` over `items` with at most `limit` running at once. */
+export async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(limit, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+    }),
+  );
+}
+
 const VIA_ORDER: AccessVia[] = ["hub", "label-secret", "flux-secret", "crossplane-secret", "eks"];
 
 const pick = (labels: Record<string, string>, keys: string[]) => keys.map((k) => labels[k]).find((v) => typeof v === "string" && v) ?? null;
@@ -204,8 +214,8 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   for (const api of input.eks) {
     try {
       const names = await api.listClusters();
-      await Promise.all(
-        names.map(async (name) => {
+      // DescribeCluster a few at a time: a thousand at once only times out (and AWS throttles).
+      await mapLimit(names, 8, async (name) => {
           try {
             const info = await input.describe(api, name);
             eksInfo.set(`${api.region}/${name}`, info);
@@ -226,8 +236,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
           } catch (err) {
             note(`DescribeCluster ${name} in ${api.region}`, err);
           }
-        }),
-      );
+      });
     } catch (err) {
       note(`ListClusters in ${api.region}`, err);
     }

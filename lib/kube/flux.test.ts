@@ -43,7 +43,7 @@ describe("toFluxObject", () => {
     expect(r.chartName).toBe(history[0].chartName);
     expect(r.chartVersion).toBe(history[0].chartVersion);
     expect(r.sourceKind).toBe("HelmRepository");
-    expect(r.desiredChartVersion).toBe(((raw.spec as any).chart.spec.version as string) ?? null);
+    expect(r.desiredChartVersion).toBe((raw.spec as { chart: { spec: { version?: string } } }).chart.spec.version ?? null);
     expect(r.spec).not.toHaveProperty("values");
     expect(r.health).toMatch(/ready|failing|progressing|stalled/);
   });
