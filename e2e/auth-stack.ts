@@ -45,7 +45,7 @@ export async function startOidcWeb(extraEnv: Record<string, string> = {}): Promi
   proc.stdout.on("data", collect);
   proc.stderr.on("data", collect);
   const exited = new Promise<number>((resolve) => proc.on("exit", (code) => resolve(code ?? 1)));
-  const child: Child = { name: "web-oidc", process: proc, exited };
+  const child: Child = { name: "web-oidc", process: proc, exited, lastLines: () => logs.slice(-20) };
   try {
     await waitForHttp(`${baseUrl}/api/health`, 90_000, child);
   } catch (err) {

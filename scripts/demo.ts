@@ -14,7 +14,9 @@ const { values: args } = parseArgs({
     clusters: { type: "string", default: "12" },
     objects: { type: "string", default: "40" },
     seed: { type: "string", default: "42" },
-    speed: { type: "string", default: "10" },
+    // Real time by default: timestamps then match the wall clock. Faster speeds play the scenarios
+    // sooner, but simulated times run ahead of the clock ("in 7 min").
+    speed: { type: "string", default: "1" },
     prod: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
   },
@@ -70,7 +72,8 @@ async function main() {
     `Crow's Nest demo ready at http://${browserHost}:${port} (${sim.clusters.length} simulated clusters, speed ×${args.speed}, ${seconds} s; Ctrl-C stops)`,
   );
   const code = await Promise.race(children.map((c) => c.exited.then((code) => ({ name: c.name, code }))));
-  console.error(`crows-nest: ${code.name} exited with code ${code.code}`);
+  const died = children.find((c) => c.name === code.name);
+  console.error(`crows-nest: ${code.name} exited with code ${code.code}${died ? died.lastLines().slice(-5).map((l) => `\n  ${l}`).join("") : ""}`);
   for (const child of children) await stopChild(child);
   await sim.stop();
   await db.stop();
@@ -78,6 +81,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(`crows-nest: ${oneLine(err)}`);
+  // Keep the child's last output lines that waitForHttp appends; everything else is one line.
+  const text = err instanceof Error ? err.message : String(err);
+  console.error(`crows-nest: ${text.includes("\n  ") ? text : oneLine(err)}`);
   process.exit(1);
 });

@@ -6,10 +6,13 @@ export interface Child {
   name: string;
   process: ChildProcess;
   exited: Promise<number>;
+  /** The last lines it printed, shown when it dies unexpectedly even if its output was hidden. */
+  lastLines: () => string[];
 }
 
 export function startChild(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, opts: { quiet?: boolean } = {}): Child {
   const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  const recent: string[] = [];
   const forward = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
     if (!stream) return;
     let buffer = "";
@@ -17,6 +20,8 @@ export function startChild(name: string, command: string, args: string[], env: N
       buffer += chunk.toString();
       const lines = buffer.split("\n");
       buffer = lines.pop() ?? "";
+      for (const line of lines) if (line.trim()) recent.push(line);
+      if (recent.length > 20) recent.splice(0, recent.length - 20);
       if (opts.quiet) return;
       for (const line of lines) if (line.trim()) out.write(`[${name}] ${line}\n`);
     });
@@ -24,7 +29,7 @@ export function startChild(name: string, command: string, args: string[], env: N
   forward(child.stdout, process.stdout);
   forward(child.stderr, process.stderr);
   const exited = new Promise<number>((resolve) => child.on("exit", (code, signal) => resolve(code ?? (signal ? 128 : 1))));
-  return { name, process: child, exited };
+  return { name, process: child, exited, lastLines: () => [...recent] };
 }
 
 export async function stopChild(child: Child, timeoutMs = 10_000): Promise<void> {
@@ -41,7 +46,10 @@ export async function waitForHttp(url: string, timeoutMs: number, child?: Child)
   let died = false;
   child?.exited.then(() => (died = true));
   while (Date.now() < deadline) {
-    if (died) throw new Error(`${child?.name} exited before ${url} answered`);
+    if (died) {
+      const last = child?.lastLines().slice(-5).map((l) => `\n  ${l}`).join("") ?? "";
+      throw new Error(`${child?.name} exited before ${url} answered${last ? `; its last output:${last}` : ""}`);
+    }
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return;
