@@ -175,6 +175,11 @@ describe("collector against the fleet simulator", () => {
         if (s.kind === "GitRepository") expect(r!.appliedRevision).toBe(s.status?.artifact?.revision ?? null);
       }
     }
+    // The cluster-info variables the Kustomizations substitute from; never values from the Secret they also name.
+    const reference = fleet.facts.reference ?? sim.clusters.find((c) => c.role === "spoke" && c.name !== expired)!.name;
+    const [subs] = await q<{ substitutions: Record<string, Record<string, string>> }>(`SELECT substitutions FROM cluster WHERE name = $1`, [reference]);
+    expect(subs.substitutions["ConfigMap flux-system/cluster-info"]).toMatchObject({ cluster_name: reference });
+    expect(JSON.stringify(subs.substitutions)).not.toMatch(/datadog|grafana_admin_password|hooks\.slack\.com/);
     // The Crossplane resources that provision spokes, with their conditions.
     const provisioners = await q<{ kind: string; ready: string | null; synced: string | null }>(`SELECT kind, ready, synced FROM provisioning_resource`);
     expect(new Set(provisioners.map((p) => p.kind))).toEqual(new Set(["Cluster", "ClusterAuth", "EKSCluster"]));

@@ -380,6 +380,7 @@ export class Collector {
         kubeletVersions: poll.kubeletVersions,
         fluxVersion: fluxVersionOf(poll.fluxReport),
         fluxReport: poll.fluxReport,
+        substitutions: poll.substitutions,
       };
       const versionChanges = kubeVersionChanges(cluster, result);
       historyRows += await recordVersionChanges(this.db, cluster.id, at, versionChanges);

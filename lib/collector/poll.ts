@@ -7,6 +7,7 @@ import { preferredVersions, servedVersion } from "../kube/crossplane";
 import { ClusterRequestError } from "../kube/errors";
 import { FLUX_KINDS, objectKey, toFluxObject } from "../kube/flux";
 import { listAll } from "../kube/list";
+import { configMapData, substitutionSources } from "../kube/substitutions";
 import type { FluxKind, FluxObjectRecord, FluxReportSummary, KubeEventRecord } from "../kube/types";
 
 export interface KubePoll {
@@ -17,6 +18,8 @@ export interface KubePoll {
   kubernetesVersion: string | null;
   kubeletVersions: Record<string, number> | null;
   fluxReport: FluxReportSummary | null;
+  /** cluster-info style variables the Kustomizations substitute ("ConfigMap ns/name" → values); null when not read. */
+  substitutions: Record<string, Record<string, string>> | null;
   /** The first error of a Flux LIST, when any failed. */
   error: ClusterRequestError | null;
   warnings: string[];
@@ -57,6 +60,7 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
   const listedKinds = new Set<FluxKind>();
   const records: FluxObjectRecord[] = [];
   let error: ClusterRequestError | null = null;
+  let kustomizations: unknown[] = [];
 
   const fluxLists = FLUX_KINDS.map(async (kind) => {
     const version = servedVersion(served, kind.group, kind.versions);
@@ -68,6 +72,7 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
     try {
       const items = await listAll(client, `/apis/${kind.group}/${version}/${kind.plural}`, { limit: options.pageSize ?? 500 });
       for (const item of items) records.push(toFluxObject(kind.kind, item));
+      if (kind.kind === "Kustomization") kustomizations = items;
       listedKinds.add(kind.kind);
     } catch (err) {
       if (asRequestError(err).status === 404) {
@@ -105,11 +110,30 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
     throw error;
   }
   const [kubernetesVersion, kubelets, fluxReport] = await Promise.all([versionCall, nodesCall, reportCall]);
+  const substitutions = facts && listedKinds.has("Kustomization") ? await readSubstitutions(client, kustomizations, warnings) : null;
   const events = await eventsForNotReady(client, records).catch((err) => {
     warnings.push(`events: ${asRequestError(err).message}`);
     return [] as KubeEventRecord[];
   });
-  return { records, listedKinds, events, kubernetesVersion, kubeletVersions: kubelets, fluxReport, error, warnings };
+  return { records, listedKinds, events, kubernetesVersion, kubeletVersions: kubelets, fluxReport, substitutions, error, warnings };
+}
+
+/** The ConfigMaps the Kustomizations substitute from (one GET each) plus their inline values. */
+async function readSubstitutions(client: KubeClusterClient, kustomizations: unknown[], warnings: string[]): Promise<Record<string, Record<string, string>>> {
+  const sources = substitutionSources(kustomizations);
+  const out: Record<string, Record<string, string>> = { ...sources.inline };
+  await Promise.all(
+    sources.configMaps.map(async (ref) => {
+      const [namespace, name] = ref.split("/");
+      try {
+        out[`ConfigMap ${ref}`] = configMapData(await client.getJson(`/api/v1/namespaces/${namespace}/configmaps/${name}`));
+      } catch (err) {
+        // Optional references may name a ConfigMap that does not exist; a missing one is no poll failure.
+        warnings.push(`configmap ${ref}: ${asRequestError(err).message}`);
+      }
+    }),
+  );
+  return out;
 }
 
 /** Events of objects that are not ready: one LIST per kind with failing objects, filtered by name. */

@@ -39,4 +39,5 @@ export interface KubePollResult {
   kubeletVersions: Record<string, number> | null;
   fluxVersion: string | null;
   fluxReport: unknown | null;
+  substitutions?: Record<string, Record<string, string>> | null;
 }

@@ -162,13 +162,15 @@ export async function recordPollSuccesses(db: Db, successes: PollSuccess[]): Pro
     kubeletVersions: poll.kubeletVersions,
     fluxVersion: poll.fluxVersion,
     fluxReport: poll.fluxReport,
+    substitutions: poll.substitutions ?? null,
   }));
   await db.query(
     `UPDATE cluster c SET "lastAttemptAt" = x.at, "lastSuccessAt" = x.at, "latencyMs" = x."latencyMs", "objectCount" = x."objectCount",
             "kubernetesVersion" = COALESCE(x."kubernetesVersion", c."kubernetesVersion"), "kubeletVersions" = COALESCE(x."kubeletVersions", c."kubeletVersions"),
-            "fluxVersion" = COALESCE(x."fluxVersion", c."fluxVersion"), "fluxReport" = COALESCE(x."fluxReport", c."fluxReport"), "updatedAt" = x.at
+            "fluxVersion" = COALESCE(x."fluxVersion", c."fluxVersion"), "fluxReport" = COALESCE(x."fluxReport", c."fluxReport"),
+            "substitutions" = COALESCE(x.substitutions, c.substitutions), "updatedAt" = x.at
        FROM jsonb_to_recordset($1::jsonb) AS x(id int, at timestamp(3), "latencyMs" int, "objectCount" int, "kubernetesVersion" text,
-            "kubeletVersions" jsonb, "fluxVersion" text, "fluxReport" jsonb)
+            "kubeletVersions" jsonb, "fluxVersion" text, "fluxReport" jsonb, substitutions jsonb)
       WHERE c.id = x.id`,
     [JSON.stringify(rows)],
   );
