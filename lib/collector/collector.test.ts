@@ -175,6 +175,9 @@ describe("collector against the fleet simulator", () => {
         if (s.kind === "GitRepository") expect(r!.appliedRevision).toBe(s.status?.artifact?.revision ?? null);
       }
     }
+    // Every reachable cluster tells its Flux version (FluxReport or the flux-system namespace label).
+    const versions = await q<{ name: string; fluxVersion: string | null }>(`SELECT name, "fluxVersion" FROM cluster WHERE "lastSuccessAt" IS NOT NULL`);
+    for (const v of versions) expect(v.fluxVersion, v.name).toMatch(/^v2\.\d+\.\d+$/);
     // The cluster-info variables the Kustomizations substitute from; never values from the Secret they also name.
     const reference = fleet.facts.reference ?? sim.clusters.find((c) => c.role === "spoke" && c.name !== expired)!.name;
     const [subs] = await q<{ substitutions: Record<string, Record<string, string>> }>(`SELECT substitutions FROM cluster WHERE name = $1`, [reference]);

@@ -378,7 +378,7 @@ export class Collector {
         objectCount: [...state.known.values()].filter((k) => !k.deleted).length,
         kubernetesVersion: poll.kubernetesVersion,
         kubeletVersions: poll.kubeletVersions,
-        fluxVersion: fluxVersionOf(poll.fluxReport),
+        fluxVersion: fluxVersionOf(poll.fluxReport, poll.fluxNamespaceVersion),
         fluxReport: poll.fluxReport,
         substitutions: poll.substitutions,
       };

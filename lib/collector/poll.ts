@@ -18,6 +18,8 @@ export interface KubePoll {
   kubernetesVersion: string | null;
   kubeletVersions: Record<string, number> | null;
   fluxReport: FluxReportSummary | null;
+  /** `app.kubernetes.io/version` of the namespace Flux was installed into (flux install / bootstrap label it). */
+  fluxNamespaceVersion: string | null;
   /** cluster-info style variables the Kustomizations substitute ("ConfigMap ns/name" → values); null when not read. */
   substitutions: Record<string, Record<string, string>> | null;
   /** The first error of a Flux LIST, when any failed. */
@@ -92,6 +94,12 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
     warnings.push(`nodes: ${asRequestError(err).message}`);
     return null;
   });
+  const fluxNamespaceCall = !facts
+    ? skip
+    : listAll(client, `/api/v1/namespaces`, { labelSelector: "app.kubernetes.io/part-of=flux" }).then(fluxNamespaceVersion, (err) => {
+        warnings.push(`namespaces: ${asRequestError(err).message}`);
+        return null;
+      });
   const reportVersion = servedVersion(served, "fluxcd.controlplane.io", ["v1"]);
   const reportCall = facts && reportVersion
     ? listAll(client, `/apis/fluxcd.controlplane.io/${reportVersion}/fluxreports`).then(
@@ -106,16 +114,16 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
   await Promise.all(fluxLists);
   if (error && records.length === 0 && listedKinds.size === 0) {
     // Nothing answered: the rest would only fail the same way.
-    await Promise.allSettled([versionCall, nodesCall, reportCall]);
+    await Promise.allSettled([versionCall, nodesCall, reportCall, fluxNamespaceCall]);
     throw error;
   }
-  const [kubernetesVersion, kubelets, fluxReport] = await Promise.all([versionCall, nodesCall, reportCall]);
+  const [kubernetesVersion, kubelets, fluxReport, fluxNamespace] = await Promise.all([versionCall, nodesCall, reportCall, fluxNamespaceCall]);
   const substitutions = facts && listedKinds.has("Kustomization") ? await readSubstitutions(client, kustomizations, warnings) : null;
   const events = await eventsForNotReady(client, records).catch((err) => {
     warnings.push(`events: ${asRequestError(err).message}`);
     return [] as KubeEventRecord[];
   });
-  return { records, listedKinds, events, kubernetesVersion, kubeletVersions: kubelets, fluxReport, substitutions, error, warnings };
+  return { records, listedKinds, events, kubernetesVersion, kubeletVersions: kubelets, fluxReport, fluxNamespaceVersion: fluxNamespace, substitutions, error, warnings };
 }
 
 /** The ConfigMaps the Kustomizations substitute from (one GET each) plus their inline values. */
@@ -165,7 +173,17 @@ async function eventsForNotReady(client: KubeClusterClient, records: FluxObjectR
   return out;
 }
 
-/** Flux version from the FluxReport (the Flux Operator's distribution version). */
-export function fluxVersionOf(report: FluxReportSummary | null): string | null {
-  return report?.distribution?.version ?? null;
+/** Flux version: the Flux Operator's distribution version, else the label on Flux's namespace. */
+export function fluxVersionOf(report: FluxReportSummary | null, namespaceVersion: string | null = null): string | null {
+  return report?.distribution?.version ?? namespaceVersion;
+}
+
+/** The version label of the (first) namespace labelled part-of=flux. */
+export function fluxNamespaceVersion(namespaces: unknown[]): string | null {
+  for (const ns of namespaces) {
+    const labels = (ns as { metadata?: { labels?: Record<string, unknown> } })?.metadata?.labels ?? {};
+    const version = labels["app.kubernetes.io/version"];
+    if (typeof version === "string" && version !== "") return version;
+  }
+  return null;
 }

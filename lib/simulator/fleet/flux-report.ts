@@ -23,6 +23,15 @@ export function fluxDistributionOf(cluster: string, isHub: boolean): string {
   return (u < 0.6 ? DISTRIBUTIONS[0] : u < 0.85 ? DISTRIBUTIONS[1] : DISTRIBUTIONS[2]).version;
 }
 
+/** Labels `flux install` / `flux bootstrap` put on the Flux namespace; the version is how clusters without the operator tell theirs. */
+export function fluxNamespaceLabels(cluster: string, isHub: boolean): Record<string, string> {
+  return {
+    "app.kubernetes.io/instance": FLUX_NS,
+    "app.kubernetes.io/part-of": "flux",
+    "app.kubernetes.io/version": fluxDistributionOf(cluster, isHub),
+  };
+}
+
 const RECONCILERS = [
   ["kustomize.toolkit.fluxcd.io/v1", "Kustomization"],
   ["helm.toolkit.fluxcd.io/v2", "HelmRelease"],

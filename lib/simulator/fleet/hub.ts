@@ -1,6 +1,7 @@
 // The hub (management) cluster: Flux, Crossplane, the resources that provision every spoke, the connection
 // secrets Crossplane writes (kubeconfig with a static, rotating EKS token), the hub's Flux objects that deploy
 // into spokes through `spec.kubeConfig.secretRef`, and hand-made kubeconfig Secrets carrying the discovery label.
+import { fluxNamespaceLabels } from "./flux-report";
 import type { KubeObject, RuntimeInfo } from "../contract";
 import { CROSSPLANE_IDENTITY } from "../aws/identities";
 import { mintEksToken } from "../aws/token";
@@ -135,7 +136,10 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
     out.push({
       apiVersion: "v1",
       kind: "Namespace",
-      metadata: { ...meta(id, "Namespace", undefined, ns), labels: { "kubernetes.io/metadata.name": ns } },
+      metadata: {
+        ...meta(id, "Namespace", undefined, ns),
+        labels: { "kubernetes.io/metadata.name": ns, ...(ns === FLUX_NS ? fluxNamespaceLabels(HUB_NAME, true) : {}) },
+      },
       spec: { finalizers: ["kubernetes"] },
       status: { phase: "Active" },
     });

@@ -1,5 +1,6 @@
 // Everything a spoke cluster holds at a simulated time: namespaces, nodes, cluster-info, and the Flux objects
 // (sources, Kustomizations, HelmReleases, generated HelmCharts) with the Events of the failing ones.
+import { fluxNamespaceLabels } from "./flux-report";
 import type { KubeObject } from "../contract";
 import { APP_SERVICES, HELM_ADDONS, eksVersion, type HelmAddon } from "./catalogue";
 import {
@@ -269,7 +270,10 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
     out.push({
       apiVersion: "v1",
       kind: "Namespace",
-      metadata: { ...meta(id, "Namespace", undefined, ns), labels: { "kubernetes.io/metadata.name": ns } },
+      metadata: {
+        ...meta(id, "Namespace", undefined, ns),
+        labels: { "kubernetes.io/metadata.name": ns, ...(ns === FLUX_NS ? fluxNamespaceLabels(spec.name, false) : {}) },
+      },
       spec: { finalizers: ["kubernetes"] },
       status: { phase: "Active" },
     });
