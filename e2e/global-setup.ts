@@ -39,8 +39,9 @@ export default async function globalSetup() {
     ...sim.collectorEnv,
     COLLECTOR_INTERVAL_SECONDS: "2",
     COLLECTOR_METRICS_PORT: "0",
-  });
-  const web = startChild("web", process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], baseEnv);
+  }, { quiet: !process.env.E2E_VERBOSE });
+  // Their logs would drown the test report (E2E_VERBOSE=1 shows them); a child that dies shows its last lines.
+  const web = startChild("web", process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], baseEnv, { quiet: !process.env.E2E_VERBOSE });
   await waitForHttp(`http://127.0.0.1:${port}/api/health`, 90_000, web);
 
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;
