@@ -6,21 +6,13 @@ import type { KnownObject, ObjectPlan } from "../../collector/changes";
 
 export type Queryable = Pick<pg.Pool, "query" | "connect">;
 
-interface KnownRow {
+/** A stored row as loaded back: the fields history is kept for, plus what change detection needs. */
+interface KnownRow extends CaredFields {
   id: string;
   kind: string;
   namespace: string;
   name: string;
   contentHash: string;
-  health: string;
-  readyStatus: string | null;
-  readyReason: string | null;
-  readyMessage: string | null;
-  attemptedRevision: string | null;
-  appliedRevision: string | null;
-  chartVersion: string | null;
-  appVersion: string | null;
-  suspended: boolean;
   firstFailedAt: Date | null;
   lastReadyAt: Date | null;
   lastGoodRevision: string | null;
