@@ -1,0 +1,287 @@
+// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S]
+// Server-render time of the pages people open most, on a realistic database: a throw-away embedded
+// PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
+// (transitions, version changes, Events, webhook events), served by the production build (`next start`).
+// Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
+// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with.
+// The last line is one JSON object with every figure.
+import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../lib/db/embedded";
+import { migrate } from "../lib/db/migrate";
+import { objectPath, clusterPath } from "../lib/fleet/urls";
+import { startSimulator, type RunningSimulator } from "../lib/simulator";
+import { nextBin, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
+
+const { values } = parseArgs({
+  options: {
+    clusters: { type: "string", default: "1000" },
+    objects: { type: "string", default: "150" },
+    "history-days": { type: "string", default: "365" },
+    samples: { type: "string", default: "30" },
+    help: { type: "boolean", short: "h" },
+  },
+  strict: true,
+});
+if (values.help) {
+  console.log("usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S]");
+  process.exit(0);
+}
+const clusters = Number(values.clusters);
+const objects = Number(values.objects);
+const historyDays = Number(values["history-days"]);
+const samples = Number(values.samples);
+for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples })) {
+  if (!Number.isInteger(v) || v < 1) {
+    console.error(`--${name} must be a positive integer`);
+    process.exit(2);
+  }
+}
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+if (!existsSync(path.join(distDir, "BUILD_ID"))) {
+  console.error(`bench:pages: no production build in ${distDir}; run \`npm run build\` first (or set NEXT_DIST_DIR to one)`);
+  process.exit(2);
+}
+
+// Everything started here, stopped in reverse order on success, failure or Ctrl-C.
+const work = mkdtempSync(path.join(os.tmpdir(), "crows-nest-bench-pages-"));
+chmodSync(work, 0o755); // as root the embedded PostgreSQL runs as `postgres`, which must enter this folder
+let database: EmbeddedDatabase | undefined;
+let sim: RunningSimulator | undefined;
+const children: Child[] = [];
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const child of children.reverse()) await stopChild(child).catch(() => {});
+    await sim?.stop().catch(() => {});
+    await database?.stop().catch(() => {});
+    rmSync(work, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping…`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+const loadAverage = () => os.loadavg().map((n) => Number(n.toFixed(2)));
+const seconds = (since: number) => ((Date.now() - since) / 1000).toFixed(1);
+
+/**
+ * D days of history, spread evenly with some jitter. Per object and year: ~4 transitions for one object in
+ * five and every object that is not ready now (they fail and recover), ~100 for one in a hundred (flappers);
+ * Events and webhook events for those same objects; version changes for every cluster (~24 a year).
+ */
+async function addHistory(db: pg.Client): Promise<Record<string, number>> {
+  const perYear = `CASE WHEN o.id % 100 = 0 THEN 100 WHEN o.health <> 'ready' OR o.id % 5 = 0 THEN 4 ELSE 0 END`;
+  const span = `${historyDays} * 86400`;
+  // n events in the window, the i-th at a jittered point of its own slice (i = 1 is the oldest).
+  const at = (n: string, i: string) => `now() - make_interval(secs => ${span} * ((${n}) - ${i} + random()) / (${n}))`;
+  await db.query(`
+    CREATE TEMP TABLE history_object AS
+    SELECT o.id, o."clusterId", o.kind, o.namespace, o.name, o."appliedRevision", o."chartVersion",
+           ceil((${perYear}) * ${historyDays} / 365.0)::int AS n
+    FROM flux_object o WHERE (${perYear}) > 0`);
+  await db.query(`
+    INSERT INTO flux_object_transition ("objectId", "clusterId", at, change, fields, health, "previousHealth", "readyStatus",
+                                        "readyReason", "readyMessage", "attemptedRevision", "appliedRevision", "chartVersion")
+    SELECT h.id, h."clusterId", ${at("h.n", "g.i")}, 'changed', ARRAY['health', 'reason', 'message'],
+           CASE WHEN g.i % 2 = 1 THEN 'failing' ELSE 'ready' END,
+           CASE WHEN g.i % 2 = 1 THEN 'ready' ELSE 'failing' END,
+           CASE WHEN g.i % 2 = 1 THEN 'False' ELSE 'True' END,
+           CASE WHEN g.i % 2 = 1 THEN (ARRAY['ReconciliationFailed', 'HealthCheckFailed', 'ArtifactFailed', 'InstallFailed'])[1 + g.i % 4] ELSE 'ReconciliationSucceeded' END,
+           CASE WHEN g.i % 2 = 1 THEN 'synthetic history: apply failed at revision ' || g.i ELSE 'Applied revision: main@sha1:' || md5(h.id || '-' || g.i) END,
+           'main@sha1:' || md5(h.id || '-' || g.i), COALESCE(h."appliedRevision", 'main@sha1:' || md5(h.id::text)), h."chartVersion"
+    FROM history_object h CROSS JOIN LATERAL generate_series(1, h.n) AS g(i)`);
+  await db.query(`
+    INSERT INTO cluster_version_change ("clusterId", at, component, subject, "fromVersion", "toVersion")
+    SELECT c.id, ${at("v.n", "g.i")}, v.component, v.subject, v.component || '-' || (g.i - 1), v.component || '-' || g.i
+    FROM cluster c
+    CROSS JOIN (VALUES ('kubernetes', '', 2), ('eks-platform', '', 4), ('nodegroup', 'default', 6), ('addon', 'vpc-cni', 4), ('addon', 'coredns', 4), ('flux', '', 4)) AS p(component, subject, per_year)
+    CROSS JOIN LATERAL (SELECT p.component, p.subject, ceil(p.per_year * ${historyDays} / 365.0)::int AS n) v
+    CROSS JOIN LATERAL generate_series(1, v.n) AS g(i)`);
+  await db.query(`
+    INSERT INTO kube_event ("clusterId", "objectId", uid, "involvedKind", "involvedNamespace", "involvedName", type, reason, message,
+                            count, "firstTimestamp", "lastTimestamp", "reportingController")
+    SELECT h."clusterId", h.id, 'bench-' || h.id || '-' || g.i, h.kind, h.namespace, h.name,
+           CASE WHEN g.i % 3 = 0 THEN 'Normal' ELSE 'Warning' END,
+           CASE WHEN g.i % 3 = 0 THEN 'ReconciliationSucceeded' ELSE 'ReconciliationFailed' END,
+           'synthetic event ' || g.i, 1 + g.i % 5, e.at - interval '10 minutes', e.at, 'kustomize-controller'
+    FROM history_object h CROSS JOIN LATERAL generate_series(1, h.n * 3) AS g(i)
+    CROSS JOIN LATERAL (SELECT ${at("h.n * 3", "g.i")} AS at) e`);
+  await db.query(`
+    INSERT INTO webhook_event ("clusterId", "objectId", "dedupeKey", "receivedAt", "involvedKind", "involvedNamespace", "involvedName",
+                               severity, reason, message, revision, "eventTime", "reportingController")
+    SELECT h."clusterId", h.id, md5('bench-' || h.id || '-' || g.i), e.at, h.kind, h.namespace, h.name,
+           CASE WHEN g.i % 2 = 1 THEN 'error' ELSE 'info' END,
+           CASE WHEN g.i % 2 = 1 THEN 'ReconciliationFailed' ELSE 'ReconciliationSucceeded' END,
+           'synthetic webhook event ' || g.i, 'main@sha1:' || md5(h.id || '-' || g.i), e.at, 'kustomize-controller'
+    FROM history_object h CROSS JOIN LATERAL generate_series(1, h.n * 2) AS g(i)
+    CROSS JOIN LATERAL (SELECT ${at("h.n * 2", "g.i")} AS at) e`);
+  await db.query("ANALYZE");
+  const counts: Record<string, number> = {};
+  for (const table of ["cluster", "flux_object", "flux_object_transition", "cluster_version_change", "kube_event", "webhook_event"]) {
+    counts[table] = Number((await db.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n);
+  }
+  return counts;
+}
+
+interface Timing {
+  label: string;
+  url: string;
+  medianMs: number;
+  p90Ms: number;
+  maxMs: number;
+  bytes: number;
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+const round = (n: number) => Number(n.toFixed(1));
+
+async function timeUrl(base: string, label: string, url: string): Promise<Timing> {
+  const once = async () => {
+    const t0 = performance.now();
+    const res = await fetch(base + url, { redirect: "manual" });
+    const body = await res.arrayBuffer();
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+    return { ms, bytes: body.byteLength };
+  };
+  await once();
+  await once();
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < samples; i++) {
+    const r = await once();
+    times.push(r.ms);
+    bytes = r.bytes;
+  }
+  times.sort((a, b) => a - b);
+  return { label, url, medianMs: round(quantile(times, 0.5)), p90Ms: round(quantile(times, 0.9)), maxMs: round(times[times.length - 1]), bytes };
+}
+
+async function main() {
+  const loadAtStart = loadAverage();
+  console.log(`Crow's Nest page benchmark: ${clusters} clusters x ~${objects} objects, ${historyDays} days of history, ${samples} samples per URL`);
+  console.log(`  cores ${os.cpus().length}, load average at start ${loadAtStart.join(" ")}`);
+
+  let t = Date.now();
+  database = await startEmbeddedPostgres({ dataDir: path.join(work, "db"), port: await freePort(), ephemeral: true });
+  await migrate(database.url);
+  sim = await startSimulator({ outDir: path.join(work, "sim"), clusters, objects, speed: 0 });
+  console.log(`  database and simulator ready in ${seconds(t)} s`);
+
+  t = Date.now();
+  const collector = startChild("collector", process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
+    ...process.env,
+    ...sim.collectorEnv,
+    DATABASE_URL: database.url,
+    COLLECTOR_METRICS_PORT: "0",
+    LOG_LEVEL: "error",
+  }, { quiet: true });
+  children.push(collector);
+  const collectorExit = await collector.exited;
+  if (collectorExit !== 0) throw new Error(`collector --once exited ${collectorExit}: ${collector.lastLines().slice(-5).join(" | ")}`);
+  console.log(`  one collector cycle in ${seconds(t)} s`);
+  await sim.stop();
+  sim = undefined;
+
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  t = Date.now();
+  const rows = await addHistory(db);
+  console.log(`  ${historyDays} days of history added in ${seconds(t)} s; rows: ${Object.entries(rows).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  // The object page of a failing object with the longest history: the heaviest one a person would open.
+  const pick = await db.query<{ cluster: string; kind: string; namespace: string; name: string; transitions: number }>(`
+    SELECT c.name AS cluster, o.kind, o.namespace, o.name, (SELECT count(*)::int FROM flux_object_transition t WHERE t."objectId" = o.id) AS transitions
+    FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+    WHERE o.health = 'failing' AND o."deletedAt" IS NULL ORDER BY transitions DESC, o.id LIMIT 1`);
+  await db.end();
+  const failing = pick.rows[0];
+  if (!failing) throw new Error("no failing object in the fleet to open");
+
+  const port = await freePort();
+  const web = startChild("web", process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: database.url,
+    AUTH_MODE: "none",
+    HOSTNAME: "127.0.0.1",
+    LOG_LEVEL: "warn",
+  }, { quiet: true });
+  children.push(web);
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/api/health`, 90_000, web);
+
+  const targets: Array<[string, string]> = [
+    ["baseline /api/health", "/api/health"],
+    ["fleet /", "/"],
+    ["failures /failures", "/failures"],
+    [`object (${failing.transitions} transitions)`, objectPath(failing)],
+    ["cluster", clusterPath(failing.cluster)],
+  ];
+  const timings: Timing[] = [];
+  for (const [label, url] of targets) timings.push(await timeUrl(base, label, url));
+  const loadAtEnd = loadAverage();
+
+  const baseline = timings[0].medianMs;
+  const ratio = (ms: number) => Number((ms / baseline).toFixed(1));
+  console.log("");
+  console.log(`  ${"page".padEnd(32)} ${"median".padStart(8)} ${"p90".padStart(8)} ${"max".padStart(8)} ${"bytes".padStart(9)} ${"x baseline".padStart(10)}`);
+  for (const r of timings) {
+    console.log(
+      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(8)} ${`${r.p90Ms} ms`.padStart(8)} ${`${r.maxMs} ms`.padStart(8)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)}`,
+    );
+  }
+  console.log(`  object page: ${targets[3][1]}`);
+  console.log(`  load average at end ${loadAtEnd.join(" ")}`);
+  console.log("");
+
+  const [, fleet, failures, object, cluster] = timings;
+  const figures = {
+    clusters: rows.cluster,
+    objects: rows.flux_object,
+    historyDays,
+    transitions: rows.flux_object_transition,
+    versionChanges: rows.cluster_version_change,
+    kubeEvents: rows.kube_event,
+    webhookEvents: rows.webhook_event,
+    objectPageTransitions: failing.transitions,
+    samples,
+    baselineMedianMs: baseline,
+    fleetMedianMs: fleet.medianMs,
+    failuresMedianMs: failures.medianMs,
+    objectMedianMs: object.medianMs,
+    clusterMedianMs: cluster.medianMs,
+    fleetP90Ms: fleet.p90Ms,
+    failuresP90Ms: failures.p90Ms,
+    objectP90Ms: object.p90Ms,
+    clusterP90Ms: cluster.p90Ms,
+    fleetVsBaseline: ratio(fleet.medianMs),
+    failuresVsBaseline: ratio(failures.medianMs),
+    objectVsBaseline: ratio(object.medianMs),
+    clusterVsBaseline: ratio(cluster.medianMs),
+    fleetBytes: fleet.bytes,
+    failuresBytes: failures.bytes,
+    objectBytes: object.bytes,
+    clusterBytes: cluster.bytes,
+    cores: os.cpus().length,
+    loadAverageStart: loadAtStart,
+    loadAverageEnd: loadAtEnd,
+  };
+  await cleanup();
+  console.log(JSON.stringify(figures));
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch(async (err) => {
+    console.error(`bench:pages failed: ${err instanceof Error ? err.message : String(err)}`);
+    await cleanup();
+    process.exit(1);
+  });
