@@ -38,6 +38,9 @@ export default async function globalSetup() {
     ...baseEnv,
     ...sim.collectorEnv,
     COLLECTOR_INTERVAL_SECONDS: "2",
+    // Versions, nodes and EKS facts change rarely in production; here the specs watch them change.
+    COLLECTOR_FACTS_INTERVAL_SECONDS: "5",
+    COLLECTOR_EKS_INTERVAL_SECONDS: "5",
     COLLECTOR_METRICS_PORT: "0",
   }, { quiet: !process.env.E2E_VERBOSE });
   // Their logs would drown the test report (E2E_VERBOSE=1 shows them); a child that dies shows its last lines.

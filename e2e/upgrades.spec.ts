@@ -3,21 +3,20 @@
 // the simulator upgrades a cluster.
 //
 // The simulated HelmRepositories name the real chart repositories, which this machine cannot reach. The
-// simulator's chart mirror answers for them from its catalogue; the spec runs the upstream fetcher
-// through it (forced, so the spec does not wait for the collector's schedule).
+// simulator's chart mirror answers for them from its catalogue, and the collector reads them through it
+// (UPSTREAM_MIRRORS), as it would through a mirror in an air-gapped network.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import semver from "semver";
-import { startChartMirror, type ChartMirror } from "../lib/simulator/charts";
 import { HELM_ADDONS } from "../lib/simulator/fleet/catalogue";
 import { createFleetModel, type ScenarioFacts } from "../lib/simulator/fleet";
+import { E2E_FLEET } from "./fleet";
 
 const databaseUrl = process.env.E2E_DATABASE_URL!;
 const controlUrl = process.env.E2E_SIM_CONTROL_URL!;
 
-let mirror: ChartMirror | undefined;
 let db: pg.Pool;
 let facts: ScenarioFacts;
 
@@ -38,12 +37,10 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const ports = JSON.parse(readFileSync(path.join(process.env.E2E_SIM_DIR!, "ports.json"), "utf8")) as { clusters: Record<string, number> };
-  facts = createFleetModel({ clusters: Object.keys(ports.clusters).length, objects: 30, seed: 7, epoch: 0 }).facts;
+  facts = createFleetModel({ ...E2E_FLEET, clusters: Object.keys(ports.clusters).length, epoch: 0 }).facts;
   expect(facts.extendedSupport, "the e2e fleet needs the extended-support spoke (at least 8 clusters)").toBeTruthy();
   expect(facts.nodeGroupSkew, "the e2e fleet needs the node-group-skew spoke (at least 9 clusters)").toBeTruthy();
   expect(facts.scheduledUpgrade, "the e2e fleet needs the scheduled-upgrade spoke (at least 10 clusters)").toBeTruthy();
-
-  mirror = await startChartMirror();
 
   // Wait until the collector has seen HelmReleases, their sources and the EKS facts.
   await waitFor("HelmReleases and node groups collected", async () => {
@@ -55,19 +52,15 @@ test.beforeAll(async () => {
     return r && r.releases > 5 && r.sources > 5 && r.nodegroups > 0;
   }, 90_000);
 
-  // The fetcher reads the database named by DATABASE_URL; set it before the modules read settings.
-  process.env.DATABASE_URL = databaseUrl;
-  process.env.LOG_LEVEL = "silent";
-  const { refreshUpstreamVersions } = await import("../lib/collector/upstream/index");
-  const { closeDatabase } = await import("../lib/db/client");
-  const summary = await refreshUpstreamVersions({ mirrors: mirror.mirrors, force: true, timeoutMs: 10_000 });
-  expect(summary.updated).toBeGreaterThan(5);
-  await closeDatabase();
+  // The collector reads the charts' latest versions through the simulator's chart mirror (UPSTREAM_MIRRORS).
+  await waitFor("latest upstream versions fetched by the collector", async () => {
+    const r = await scalar<{ known: number }>(`SELECT count(*)::int AS known FROM chart_upstream WHERE "latestVersion" IS NOT NULL`);
+    return r && r.known > 5;
+  }, 90_000);
 });
 
 test.afterAll(async () => {
   await db?.end();
-  await mirror?.stop();
 });
 
 function expectedStanding(applied: string, latest: string): string {
@@ -177,8 +170,8 @@ test("/upgrades shows the cluster in extended support with its cost, the skewed 
 });
 
 test("trends move after the simulator upgrades a cluster", async ({ page }) => {
-  // The collector reads server versions every 5 minutes (they change on upgrades only): allow for one round.
-  test.setTimeout(8 * 60_000);
+  // The e2e collector re-reads versions every 5 s (COLLECTOR_FACTS_INTERVAL_SECONDS in global-setup).
+  test.setTimeout(3 * 60_000);
   const upgrade = facts.scheduledUpgrade!;
   const versionOf = async () =>
     (await scalar<{ v: string | null }>(`SELECT concat_ws(' ', "eksVersion", "kubernetesVersion") AS v FROM cluster WHERE name = $1`, [upgrade.cluster]))?.v ?? null;
@@ -194,7 +187,7 @@ test("trends move after the simulator upgrades a cluster", async ({ page }) => {
   if (!already) {
     // The scheduled upgrade runs 5–9 minutes into the timeline (node groups 10–14): move the clock past it.
     for (let i = 0; i < 16; i++) await fetch(`${controlUrl}/advance`, { method: "POST", body: JSON.stringify({ ms: 60_000 }), headers: { "content-type": "application/json" } });
-    await waitFor("the collector to see the upgraded control plane", async () => (await versionOf())?.includes(upgrade.to), 6 * 60_000);
+    await waitFor("the collector to see the upgraded control plane", async () => (await versionOf())?.includes(upgrade.to), 120_000);
     await expect.poll(() => todayCount(upgrade.to), { timeout: 30_000 }).toBe(before + 1);
   }
   // The upgrade is in the history, and today's point counts the cluster on the new version.

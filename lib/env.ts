@@ -58,6 +58,8 @@ const schema = z.object({
   CROWS_NEST_STS_ENDPOINT: z.string().url().optional(),
   /** How often each cluster's EKS facts (node groups, add-ons, insights) are re-read. */
   COLLECTOR_EKS_INTERVAL_SECONDS: int(300, 1),
+  /** How often /version, nodes, the Flux version and cluster-info variables are re-read per cluster. */
+  COLLECTOR_FACTS_INTERVAL_SECONDS: int(300, 1),
   RETENTION_DAYS: int(400, 1),
   /** Read upstream chart versions through mirrors (air-gapped networks): "https://charts.jetstack.io=https://nexus.example/jetstack,...". */
   UPSTREAM_MIRRORS: list,

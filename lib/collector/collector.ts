@@ -37,6 +37,8 @@ export interface CollectorSettings {
   eksEndpoint?: string;
   stsEndpoint?: string;
   eksIntervalSeconds: number;
+  /** Re-read /version, nodes, Flux version and substitution variables this often (default 300). */
+  factsIntervalSeconds?: number;
   retentionDays: number;
   /** Lease lifetime; defaults to two intervals + a minute. */
   leaseSeconds?: number;
@@ -66,7 +68,7 @@ interface Hooks {
 
 const HOUR = 3_600_000;
 /** Server version, kubelet versions and FluxReport change with upgrades only: read them every five minutes. */
-const CLUSTER_FACTS_INTERVAL_MS = 5 * 60_000;
+const DEFAULT_FACTS_INTERVAL_SECONDS = 300;
 
 export class Collector {
   readonly replica: string;
@@ -338,7 +340,7 @@ export class Collector {
       const client = await connectCluster(cluster, this.connectionContext(this.secrets ?? new SecretStore(this.hubClient())));
       this.timing.connectMs += Date.now() - t;
       t = Date.now();
-      const factsDue = Date.now() - (this.lastFactsPoll.get(cluster.id) ?? 0) >= CLUSTER_FACTS_INTERVAL_MS;
+      const factsDue = Date.now() - (this.lastFactsPoll.get(cluster.id) ?? 0) >= (this.settings.factsIntervalSeconds ?? DEFAULT_FACTS_INTERVAL_SECONDS) * 1000;
       const poll = await pollKube(cluster.name, client, this.versions, { pageSize: this.settings.pageSize, clusterFacts: factsDue });
       if (factsDue) this.lastFactsPoll.set(cluster.id, Date.now());
       this.timing.kubeMs += Date.now() - t;

@@ -49,6 +49,7 @@ async function main(): Promise<void> {
       eksEndpoint: settings.CROWS_NEST_EKS_ENDPOINT,
       stsEndpoint: settings.CROWS_NEST_STS_ENDPOINT,
       eksIntervalSeconds: settings.COLLECTOR_EKS_INTERVAL_SECONDS,
+      factsIntervalSeconds: settings.COLLECTOR_FACTS_INTERVAL_SECONDS,
       retentionDays: settings.RETENTION_DAYS,
     },
     log,
