@@ -36,9 +36,11 @@ export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: 
  * parameter holding the current time; `o` the flux_object alias.
  */
 export function staleSql(now: string): string {
-  const kinds = STALE_KINDS.map((k) => `'${k}'`).join(",");
-  return `(o.health IN ('ready','progressing') AND o.kind IN (${kinds}) AND o."intervalSeconds" > 0 AND o."lastReconcileAt" IS NOT NULL
-    AND o."lastReconcileAt" < ${now}::timestamp - make_interval(secs => 2 * o."intervalSeconds" + ${STALE_MARGIN_SECONDS}))`;
+  // Written to match the partial expression index flux_object_stale_after_idx (prisma/migrations), so the
+  // fleet-wide question reads only the stale rows; stale-index.test.ts checks the planner uses it.
+  if (STALE_KINDS.length !== 1 || STALE_MARGIN_SECONDS !== 300) throw new Error("staleSql and flux_object_stale_after_idx disagree");
+  return `(o."deletedAt" IS NULL AND o.health IN ('ready', 'progressing') AND o.kind = '${STALE_KINDS[0]}' AND o."intervalSeconds" > 0
+    AND (o."lastReconcileAt" + make_interval(secs => 2 * o."intervalSeconds" + 300)) < ${now}::timestamp)`;
 }
 
 /** "ns/name" strings (as stored in dependsOn) → refs. */
