@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { objectKey, toFluxObject } from "../kube/flux";
 import type { FluxObjectRecord } from "../kube/types";
-import { applyPlan, changedFields, planObjectWrites, type KnownObject } from "./changes";
+import { applyPlan, changedFields, healthCounts, planObjectWrites, type KnownObject } from "./changes";
 
 function makeKustomization(opts: { name?: string; ready?: "True" | "False" | "Unknown"; reason?: string; message?: string; ltt?: string; revision?: string; suspend?: boolean; lastReconciled?: string } = {}): FluxObjectRecord {
   const revision = opts.revision ?? "main@sha1:aaaa";
@@ -98,5 +98,31 @@ describe("changedFields", () => {
   it("is empty for equal fields", () => {
     const r = makeKustomization();
     expect(changedFields(r, { ...r })).toEqual([]);
+  });
+});
+
+describe("healthCounts", () => {
+  const known = (kind: string, health: string, deleted = false): KnownObject => ({
+    id: "1",
+    kind,
+    hash: "h",
+    cared: { health, readyStatus: null, readyReason: null, readyMessage: null, attemptedRevision: null, appliedRevision: null, chartVersion: null, appVersion: null, suspended: false },
+    firstFailedAt: null,
+    lastReadyAt: null,
+    lastGoodRevision: null,
+    lastReconcileAt: null,
+    deleted,
+  });
+
+  it("counts live objects per kind and stored health, leaving deleted ones out", () => {
+    const map = new Map<string, KnownObject>([
+      ["a", known("Kustomization", "ready")],
+      ["b", known("Kustomization", "ready")],
+      ["c", known("Kustomization", "failing")],
+      ["d", known("HelmRelease", "stalled")],
+      ["e", known("HelmRelease", "ready", true)],
+    ]);
+    expect(healthCounts(map)).toEqual({ Kustomization: { ready: 2, failing: 1 }, HelmRelease: { stalled: 1 } });
+    expect(healthCounts(new Map())).toEqual({});
   });
 });

@@ -17,6 +17,17 @@ export interface KnownObject {
   deleted: boolean;
 }
 
+/** Live objects per kind and stored health: what the fleet overview shows per cluster. */
+export function healthCounts(known: Map<string, KnownObject>): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const k of known.values()) {
+    if (k.deleted) continue;
+    const byHealth = (out[k.kind] ??= {});
+    byHealth[k.cared.health] = (byHealth[k.cared.health] ?? 0) + 1;
+  }
+  return out;
+}
+
 export interface ObjectUpsert {
   key: string;
   record: FluxObjectRecord;

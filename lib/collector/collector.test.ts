@@ -175,6 +175,15 @@ describe("collector against the fleet simulator", () => {
         if (s.kind === "GitRepository") expect(r!.appliedRevision).toBe(s.status?.artifact?.revision ?? null);
       }
     }
+    // The counts the fleet overview reads are the live objects per kind and health, kept on the cluster row.
+    const mismatched = await q<{ name: string }>(`
+      SELECT c.name FROM cluster c
+       WHERE c."lastSuccessAt" IS NOT NULL AND c."healthCounts" IS DISTINCT FROM (
+         SELECT coalesce(jsonb_object_agg(kind, per_health), '{}'::jsonb) FROM (
+           SELECT kind, jsonb_object_agg(health, n) AS per_health FROM (
+             SELECT kind, health, count(*)::int AS n FROM flux_object WHERE "clusterId" = c.id AND "deletedAt" IS NULL GROUP BY 1, 2
+           ) per GROUP BY kind) k)`);
+    expect(mismatched).toEqual([]);
     // Every reachable cluster tells its Flux version (FluxReport or the flux-system namespace label).
     const versions = await q<{ name: string; fluxVersion: string | null }>(`SELECT name, "fluxVersion" FROM cluster WHERE "lastSuccessAt" IS NOT NULL`);
     for (const v of versions) expect(v.fluxVersion, v.name).toMatch(/^v2\.\d+\.\d+$/);

@@ -17,7 +17,7 @@ import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEks
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
 import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
-import { applyPlan, planObjectWrites, type KnownObject } from "./changes";
+import { applyPlan, healthCounts, planObjectWrites, type KnownObject } from "./changes";
 import { connectCluster, setClusterClientResolver, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
 import { acquireLeases, GLOBAL_JOBS_LEASE, liveReplicas, releaseLeases, renewLease } from "./leases";
@@ -383,6 +383,7 @@ export class Collector {
         fluxVersion: fluxVersionOf(poll.fluxReport, poll.fluxNamespaceVersion),
         fluxReport: poll.fluxReport,
         substitutions: poll.substitutions,
+        healthCounts: healthCounts(state.known),
       };
       const versionChanges = kubeVersionChanges(cluster, result);
       historyRows += await recordVersionChanges(this.db, cluster.id, at, versionChanges);

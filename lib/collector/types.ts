@@ -40,4 +40,5 @@ export interface KubePollResult {
   fluxVersion: string | null;
   fluxReport: unknown | null;
   substitutions?: Record<string, Record<string, string>> | null;
+  healthCounts?: Record<string, Record<string, number>> | null;
 }

@@ -71,7 +71,7 @@ export function toQueryString(filters: Record<string, string | undefined | null>
 }
 
 /** Clusters a fleet page shows at once (worst first); `all=1` shows every one. */
-export const FLEET_PAGE_LIMIT = 200;
+export const FLEET_PAGE_LIMIT = 100;
 /** Members a failure group shows on the page; the rest are counted. */
 export const FAILURE_PAGE_MEMBERS = 50;
 

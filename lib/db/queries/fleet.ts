@@ -108,9 +108,11 @@ export async function getFleet(filters: FleetFilters = {} as FleetFilters, now =
       FROM cluster c LEFT JOIN eks_version v ON v."clusterVersion" = c."eksVersion"
       WHERE c.lifecycle = 'active'
       ORDER BY c.name`),
-    // Counts by stored health answer from the (clusterId, kind, health, deletedAt) index alone...
+    // Counts by stored health: kept per cluster by the collector after each poll...
     pool.query<{ clusterId: number; kind: string; health: Health; n: number }>(
-      `SELECT "clusterId", kind, health, count(*)::int AS n FROM flux_object WHERE "deletedAt" IS NULL GROUP BY 1, 2, 3`,
+      `SELECT c.id AS "clusterId", k.key AS kind, h.key AS health, h.value::int AS n
+         FROM cluster c CROSS JOIN LATERAL jsonb_each(c."healthCounts") AS k CROSS JOIN LATERAL jsonb_each(k.value) AS h
+        WHERE c.lifecycle = 'active' AND jsonb_typeof(c."healthCounts") = 'object'`,
     ),
     // ...and the few stale ones (same rule as effectiveHealth) move from their stored bucket to "stale".
     pool.query<{ clusterId: number; kind: string; health: Health; n: number }>(
@@ -120,8 +122,20 @@ export async function getFleet(filters: FleetFilters = {} as FleetFilters, now =
     ),
   ]);
 
+  // ...or, for clusters without kept counts (not polled since they were introduced), aggregated here from
+  // the (clusterId, kind, health, deletedAt) index.
+  const kept = new Set(counts.rows.map((r) => r.clusterId));
+  const missing = clusters.rows.filter((c) => !kept.has(c.id)).map((c) => c.id);
+  const aggregated = missing.length
+    ? await pool.query<{ clusterId: number; kind: string; health: Health; n: number }>(
+        `SELECT "clusterId", kind, health, count(*)::int AS n FROM flux_object
+          WHERE "deletedAt" IS NULL AND "clusterId" = ANY($1::int[]) GROUP BY 1, 2, 3`,
+        [missing],
+      )
+    : { rows: [] };
+
   const byCluster = new Map<number, { counts: Record<string, HealthCounts>; totals: HealthCounts }>();
-  const rows = [...counts.rows, ...stale.rows.flatMap((r) => [{ ...r, n: -r.n }, { ...r, health: "stale" as Health }])];
+  const rows = [...counts.rows, ...aggregated.rows, ...stale.rows.flatMap((r) => [{ ...r, n: -r.n }, { ...r, health: "stale" as Health }])];
   for (const r of rows) {
     let entry = byCluster.get(r.clusterId);
     if (!entry) {

@@ -163,14 +163,16 @@ export async function recordPollSuccesses(db: Db, successes: PollSuccess[]): Pro
     fluxVersion: poll.fluxVersion,
     fluxReport: poll.fluxReport,
     substitutions: poll.substitutions ?? null,
+    healthCounts: poll.healthCounts ?? null,
   }));
   await db.query(
     `UPDATE cluster c SET "lastAttemptAt" = x.at, "lastSuccessAt" = x.at, "latencyMs" = x."latencyMs", "objectCount" = x."objectCount",
             "kubernetesVersion" = COALESCE(x."kubernetesVersion", c."kubernetesVersion"), "kubeletVersions" = COALESCE(x."kubeletVersions", c."kubeletVersions"),
             "fluxVersion" = COALESCE(x."fluxVersion", c."fluxVersion"), "fluxReport" = COALESCE(x."fluxReport", c."fluxReport"),
-            "substitutions" = COALESCE(x.substitutions, c.substitutions), "updatedAt" = x.at
+            "substitutions" = COALESCE(x.substitutions, c.substitutions),
+            "healthCounts" = COALESCE(x."healthCounts", c."healthCounts"), "updatedAt" = x.at
        FROM jsonb_to_recordset($1::jsonb) AS x(id int, at timestamp(3), "latencyMs" int, "objectCount" int, "kubernetesVersion" text,
-            "kubeletVersions" jsonb, "fluxVersion" text, "fluxReport" jsonb, substitutions jsonb)
+            "kubeletVersions" jsonb, "fluxVersion" text, "fluxReport" jsonb, substitutions jsonb, "healthCounts" jsonb)
       WHERE c.id = x.id`,
     [JSON.stringify(rows)],
   );
