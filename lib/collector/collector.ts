@@ -37,6 +37,9 @@ export interface CollectorSettings {
   eksEndpoint?: string;
   stsEndpoint?: string;
   eksIntervalSeconds: number;
+  /** One full cycle (`--once`): take every cluster no other replica holds, not just a fair share,
+   *  since there is no next cycle to pick up the rest. */
+  fullCycle?: boolean;
   /** Re-read /version, nodes, Flux version and substitution variables this often (default 300). */
   factsIntervalSeconds?: number;
   retentionDays: number;
@@ -255,7 +258,7 @@ export class Collector {
 
   private async takeLeases(clusters: ClusterRow[]): Promise<ClusterRow[]> {
     const replicas = await liveReplicas(this.db, this.replica, this.leaseSeconds);
-    const share = Math.ceil(clusters.length / replicas);
+    const share = this.settings.fullCycle ? clusters.length : Math.ceil(clusters.length / replicas);
     const ids = clusters.map((c) => c.id);
     const heldNow = new Set(
       (await this.db.query<{ clusterId: number }>(`SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now() AND "clusterId" > 0`, [this.replica])).rows.map((r) => r.clusterId),

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
       stsEndpoint: settings.CROWS_NEST_STS_ENDPOINT,
       eksIntervalSeconds: settings.COLLECTOR_EKS_INTERVAL_SECONDS,
       factsIntervalSeconds: settings.COLLECTOR_FACTS_INTERVAL_SECONDS,
+      fullCycle: values.once === true,
       retentionDays: settings.RETENTION_DAYS,
     },
     log,
