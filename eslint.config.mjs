@@ -5,7 +5,18 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: ["node_modules/**", ".next/**", ".next-*/**", "lib/db/generated/**", ".data/**", ".sim/**", "test-results/**", "playwright-report/**", "e2e/artifacts/**", "next-env.d.ts"],
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      ".next-*/**",
+      "lib/db/generated/**",
+      ".data/**",
+      ".sim/**",
+      "test-results/**",
+      "playwright-report/**",
+      "e2e/artifacts/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {
@@ -25,7 +36,20 @@ const config = [
         "error",
         {
           patterns: [
-            { group: ["@/lib/kube", "@/lib/kube/*", "@/lib/aws", "@/lib/aws/*", "@/lib/collector", "@/lib/collector/*", "**/lib/kube/**", "**/lib/aws/**", "**/lib/collector/**"], message: "app/ never talks to clusters or AWS: read the database through lib/db/queries." },
+            {
+              group: [
+                "@/lib/kube",
+                "@/lib/kube/*",
+                "@/lib/aws",
+                "@/lib/aws/*",
+                "@/lib/collector",
+                "@/lib/collector/*",
+                "**/lib/kube/**",
+                "**/lib/aws/**",
+                "**/lib/collector/**",
+              ],
+              message: "app/ never talks to clusters or AWS: read the database through lib/db/queries.",
+            },
           ],
         },
       ],
@@ -38,7 +62,20 @@ const config = [
         "error",
         {
           patterns: [
-            { group: ["@/lib/db/client", "@/lib/db/client*", "**/lib/db/client*", "@/lib/db/writes/*", "**/lib/db/writes/**", "@/lib/kube/*", "@/lib/aws/*", "@/lib/collector/*"], message: "client components never import the database or cluster code", allowTypeImports: true },
+            {
+              group: [
+                "@/lib/db/client",
+                "@/lib/db/client*",
+                "**/lib/db/client*",
+                "@/lib/db/writes/*",
+                "**/lib/db/writes/**",
+                "@/lib/kube/*",
+                "@/lib/aws/*",
+                "@/lib/collector/*",
+              ],
+              message: "client components never import the database or cluster code",
+              allowTypeImports: true,
+            },
           ],
         },
       ],

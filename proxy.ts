@@ -55,7 +55,8 @@ export async function proxy(request: NextRequest) {
       signIn.searchParams.set("returnTo", `${pathname}${search}`);
       return finish(NextResponse.redirect(signIn, 307));
     }
-    if (!allowed(access, session.role)) return refuse(403, "forbidden", `this page needs the ${access.minimum} role; you are signed in as ${session.role}`);
+    if (!allowed(access, session.role))
+      return refuse(403, "forbidden", `this page needs the ${access.minimum} role; you are signed in as ${session.role}`);
   }
 
   // Next.js reads the nonce from the request's CSP header and puts it on the scripts it renders.

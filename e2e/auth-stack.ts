@@ -41,7 +41,13 @@ export async function startOidcWeb(extraEnv: Record<string, string> = {}): Promi
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const collect = (chunk: Buffer) => logs.push(...chunk.toString().split("\n").filter((l) => l.trim()));
+  const collect = (chunk: Buffer) =>
+    logs.push(
+      ...chunk
+        .toString()
+        .split("\n")
+        .filter((l) => l.trim()),
+    );
   proc.stdout.on("data", collect);
   proc.stderr.on("data", collect);
   const exited = new Promise<number>((resolve) => proc.on("exit", (code) => resolve(code ?? 1)));

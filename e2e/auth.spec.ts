@@ -71,7 +71,14 @@ test("unauthenticated: pages redirect to sign-in, APIs answer 401, a bad webhook
   expect((await request.get(`${web.baseUrl}/api/health`)).status()).toBe(200);
   const forged = await request.post(`${web.baseUrl}/api/webhooks/flux/${encodeURIComponent(target.cluster)}`, {
     headers: { "content-type": "application/json", "x-signature": `sha256=${"0".repeat(64)}` },
-    data: JSON.stringify({ involvedObject: { kind: "Kustomization", namespace: target.namespace, name: target.name }, severity: "info", reason: "x", message: "x", reportingController: "kustomize-controller", timestamp: new Date().toISOString() }),
+    data: JSON.stringify({
+      involvedObject: { kind: "Kustomization", namespace: target.namespace, name: target.name },
+      severity: "info",
+      reason: "x",
+      message: "x",
+      reportingController: "kustomize-controller",
+      timestamp: new Date().toISOString(),
+    }),
   });
   expect(forged.status()).toBe(401);
 });
@@ -84,7 +91,9 @@ test("security headers on every response", async ({ request }) => {
   expect(h["referrer-policy"]).toBe("same-origin");
   expect(h["x-content-type-options"]).toBe("nosniff");
   expect(h["strict-transport-security"]).toBeUndefined(); // plain HTTP here
-  expect((await request.get(`${web.baseUrl}/api/health`, { headers: { "x-forwarded-proto": "https" } })).headers()["strict-transport-security"]).toContain("max-age=");
+  expect(
+    (await request.get(`${web.baseUrl}/api/health`, { headers: { "x-forwarded-proto": "https" } })).headers()["strict-transport-security"],
+  ).toContain("max-age=");
 });
 
 test("a viewer sees no actions, and a forged action request gets 403", async ({ page }) => {
@@ -94,7 +103,14 @@ test("a viewer sees no actions, and a forged action request gets 403", async ({ 
   await expect(page.getByRole("button", { name: "Suspend" })).toHaveCount(0);
   const forged = await page.request.post(`${web.baseUrl}/api/actions`, {
     headers: { origin: web.baseUrl, "content-type": "application/json" },
-    data: { action: "reconcile", cluster: target.cluster, kind: "kustomization", namespace: target.namespace, name: target.name, csrfToken: "guessed" },
+    data: {
+      action: "reconcile",
+      cluster: target.cluster,
+      kind: "kustomization",
+      namespace: target.namespace,
+      name: target.name,
+      csrfToken: "guessed",
+    },
   });
   expect(forged.status()).toBe(403);
   expect((await page.request.get(`${web.baseUrl}/audit`)).status()).toBe(403);
@@ -120,7 +136,9 @@ test("an operator reconciles: the simulator shows the annotation and the audit e
 test("an admin reads the audit log with the operator's action and the sign-ins", async ({ page }) => {
   await signIn(page, "admin", "/audit");
   await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
-  await expect(page.getByTestId("audit-row").filter({ hasText: "Otto Operator" }).filter({ hasText: "reconcile" }).first()).toContainText(target.name);
+  await expect(page.getByTestId("audit-row").filter({ hasText: "Otto Operator" }).filter({ hasText: "reconcile" }).first()).toContainText(
+    target.name,
+  );
   await expect(page.getByTestId("audit-row").filter({ hasText: "Vera Viewer" }).filter({ hasText: "denied" }).first()).toBeVisible();
   await expect(page.getByTestId("audit-row").filter({ hasText: "sign-in" }).first()).toBeVisible();
 });

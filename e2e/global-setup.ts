@@ -34,17 +34,25 @@ export default async function globalSetup() {
     AUTH_MODE: "none",
     HOSTNAME: "127.0.0.1",
   };
-  const collector = startChild("collector", process.execPath, ["--import", "tsx", "lib/collector/main.ts"], {
-    ...baseEnv,
-    ...sim.collectorEnv,
-    COLLECTOR_INTERVAL_SECONDS: "2",
-    // Versions, nodes and EKS facts change rarely in production; here the specs watch them change.
-    COLLECTOR_FACTS_INTERVAL_SECONDS: "5",
-    COLLECTOR_EKS_INTERVAL_SECONDS: "5",
-    COLLECTOR_METRICS_PORT: "0",
-  }, { quiet: !process.env.E2E_VERBOSE });
+  const collector = startChild(
+    "collector",
+    process.execPath,
+    ["--import", "tsx", "lib/collector/main.ts"],
+    {
+      ...baseEnv,
+      ...sim.collectorEnv,
+      COLLECTOR_INTERVAL_SECONDS: "2",
+      // Versions, nodes and EKS facts change rarely in production; here the specs watch them change.
+      COLLECTOR_FACTS_INTERVAL_SECONDS: "5",
+      COLLECTOR_EKS_INTERVAL_SECONDS: "5",
+      COLLECTOR_METRICS_PORT: "0",
+    },
+    { quiet: !process.env.E2E_VERBOSE },
+  );
   // Their logs would drown the test report (E2E_VERBOSE=1 shows them); a child that dies shows its last lines.
-  const web = startChild("web", process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], baseEnv, { quiet: !process.env.E2E_VERBOSE });
+  const web = startChild("web", process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], baseEnv, {
+    quiet: !process.env.E2E_VERBOSE,
+  });
   await waitForHttp(`http://127.0.0.1:${port}/api/health`, 90_000, web);
 
   process.env.E2E_BASE_URL = `http://127.0.0.1:${port}`;

@@ -35,7 +35,8 @@ async function collectNeedles(): Promise<Map<string, string>> {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".kubeconfig"))) {
     const kc = parseYaml(readFileSync(path.join(dir, file), "utf8")) as { users?: { name: string; user: Record<string, string> }[] };
     for (const u of kc.users ?? []) {
-      for (const key of ["token", "client-key-data", "client-certificate-data", "password"]) add(u.user?.[key], `${file} user ${u.name} ${key}`);
+      for (const key of ["token", "client-key-data", "client-certificate-data", "password"])
+        add(u.user?.[key], `${file} user ${u.name} ${key}`);
     }
   }
   try {
@@ -52,7 +53,9 @@ async function collectNeedles(): Promise<Map<string, string>> {
   for (const context of kc.getContexts()) {
     kc.setCurrentContext(context.name);
     const client = createClusterClient(`leak-${context.name}`, kc, { timeoutMs: 5000, attempts: 1 });
-    const list = await client.getJson<{ items: { metadata: { namespace: string; name: string }; data?: Record<string, string> }[] }>("/api/v1/secrets").catch(() => ({ items: [] }));
+    const list = await client
+      .getJson<{ items: { metadata: { namespace: string; name: string }; data?: Record<string, string> }[] }>("/api/v1/secrets")
+      .catch(() => ({ items: [] }));
     for (const secret of list.items) {
       for (const [key, b64] of Object.entries(secret.data ?? {})) {
         // API server endpoints and CA certificates are public by nature; pages may show an endpoint.
@@ -110,7 +113,13 @@ function startCollector(databaseUrl: string): { proc: ChildProcess; logs: string
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const collect = (chunk: Buffer) => logs.push(...chunk.toString().split("\n").filter((l) => l.trim()));
+  const collect = (chunk: Buffer) =>
+    logs.push(
+      ...chunk
+        .toString()
+        .split("\n")
+        .filter((l) => l.trim()),
+    );
   proc.stdout?.on("data", collect);
   proc.stderr?.on("data", collect);
   return { proc, logs };
@@ -167,8 +176,20 @@ test("no credential in any response body, page or log line", async ({ page }) =>
   await db.end();
   expect(clusters.length).toBeGreaterThan(2);
 
-  const pages = ["/", "/failures", "/clusters", "/addons", "/upgrades", "/audit", ...clusters.map((c) => `/clusters/${encodeURIComponent(c)}`)];
-  pages.push(...objects.slice(0, 40).map((o) => `/clusters/${encodeURIComponent(o.cluster)}/${o.kind}/${encodeURIComponent(o.namespace)}/${encodeURIComponent(o.name)}`));
+  const pages = [
+    "/",
+    "/failures",
+    "/clusters",
+    "/addons",
+    "/upgrades",
+    "/audit",
+    ...clusters.map((c) => `/clusters/${encodeURIComponent(c)}`),
+  ];
+  pages.push(
+    ...objects
+      .slice(0, 40)
+      .map((o) => `/clusters/${encodeURIComponent(o.cluster)}/${o.kind}/${encodeURIComponent(o.namespace)}/${encodeURIComponent(o.name)}`),
+  );
   for (const p of pages) {
     await page.goto(`${web.baseUrl}${p}`);
     bodies.push({ url: `${p} (rendered)`, text: await page.content() });
@@ -177,27 +198,62 @@ test("no credential in any response body, page or log line", async ({ page }) =>
   // An operator action end to end (the admin may act), then the page again with its audit trail.
   const actionable = objects.find((o) => o.kind === "kustomization" && !o.suspended);
   if (actionable) {
-    await page.goto(`${web.baseUrl}/clusters/${encodeURIComponent(actionable.cluster)}/kustomization/${encodeURIComponent(actionable.namespace)}/${encodeURIComponent(actionable.name)}`);
+    await page.goto(
+      `${web.baseUrl}/clusters/${encodeURIComponent(actionable.cluster)}/kustomization/${encodeURIComponent(actionable.namespace)}/${encodeURIComponent(actionable.name)}`,
+    );
     await page.getByRole("button", { name: "Reconcile now" }).click();
     await page.getByRole("button", { name: "Yes, reconcile now" }).click();
     await expect(page.getByTestId("action-result")).toBeVisible({ timeout: 20_000 });
     bodies.push({ url: "object page after action", text: await page.content() });
   }
 
-  const api = ["/api/fleet", "/api/failures", "/api/freshness", "/api/health", "/metrics", ...clusters.map((c) => `/api/clusters/${encodeURIComponent(c)}`)];
-  api.push(...objects.slice(0, 40).map((o) => `/api/objects/${encodeURIComponent(o.cluster)}/${o.kind}/${encodeURIComponent(o.namespace)}/${encodeURIComponent(o.name)}`));
+  const api = [
+    "/api/fleet",
+    "/api/failures",
+    "/api/freshness",
+    "/api/health",
+    "/metrics",
+    ...clusters.map((c) => `/api/clusters/${encodeURIComponent(c)}`),
+  ];
+  api.push(
+    ...objects
+      .slice(0, 40)
+      .map(
+        (o) => `/api/objects/${encodeURIComponent(o.cluster)}/${o.kind}/${encodeURIComponent(o.namespace)}/${encodeURIComponent(o.name)}`,
+      ),
+  );
   for (const p of api) {
     const res = await page.request.get(`${web.baseUrl}${p}`);
     bodies.push({ url: p, text: await res.text() });
   }
   // Webhooks, signed and forged, and error paths (bad JSON, unknown object).
-  const event = JSON.stringify({ involvedObject: { kind: "Kustomization", namespace: "flux-system", name: "flux-system" }, severity: "info", reason: "ReconciliationSucceeded", message: "ok", reportingController: "kustomize-controller", timestamp: new Date().toISOString() });
-  const sign = (b: string) => `sha256=${createHmac("sha256", process.env.E2E_WEBHOOK_SECRET ?? "").update(b).digest("hex")}`;
-  for (const [b, sig] of [[event, sign(event)], [event, "sha256=00"], ["{not json", sign("{not json")]] as const) {
-    const res = await page.request.post(`${web.baseUrl}/api/webhooks/flux/${encodeURIComponent(clusters[0])}`, { headers: { "content-type": "application/json", "x-signature": sig }, data: b });
+  const event = JSON.stringify({
+    involvedObject: { kind: "Kustomization", namespace: "flux-system", name: "flux-system" },
+    severity: "info",
+    reason: "ReconciliationSucceeded",
+    message: "ok",
+    reportingController: "kustomize-controller",
+    timestamp: new Date().toISOString(),
+  });
+  const sign = (b: string) =>
+    `sha256=${createHmac("sha256", process.env.E2E_WEBHOOK_SECRET ?? "")
+      .update(b)
+      .digest("hex")}`;
+  for (const [b, sig] of [
+    [event, sign(event)],
+    [event, "sha256=00"],
+    ["{not json", sign("{not json")],
+  ] as const) {
+    const res = await page.request.post(`${web.baseUrl}/api/webhooks/flux/${encodeURIComponent(clusters[0])}`, {
+      headers: { "content-type": "application/json", "x-signature": sig },
+      data: b,
+    });
     bodies.push({ url: `webhook ${sig.slice(0, 12)}`, text: await res.text() });
   }
-  const bad = await page.request.post(`${web.baseUrl}/api/actions`, { headers: { origin: web.baseUrl }, data: { action: "reconcile", cluster: "nope", kind: "kustomization", namespace: "a", name: "b", csrfToken: "x" } });
+  const bad = await page.request.post(`${web.baseUrl}/api/actions`, {
+    headers: { origin: web.baseUrl },
+    data: { action: "reconcile", cluster: "nope", kind: "kustomization", namespace: "a", name: "b", csrfToken: "x" },
+  });
   bodies.push({ url: "/api/actions forged", text: await bad.text() });
 
   // Let the collector replica run a few more cycles, then stop both so every log line is flushed.
@@ -205,7 +261,10 @@ test("no credential in any response body, page or log line", async ({ page }) =>
   await stopProcess(collector.proc);
   await web.stop();
 
-  const logs = [...web.logs.map((l) => ({ where: "web log", text: l })), ...collector.logs.map((l) => ({ where: "collector log", text: l }))];
+  const logs = [
+    ...web.logs.map((l) => ({ where: "web log", text: l })),
+    ...collector.logs.map((l) => ({ where: "collector log", text: l })),
+  ];
   const haystacks = [...bodies.map((b) => ({ where: `response ${b.url}`, text: b.text })), ...logs];
 
   // The check must be able to fail: it has secrets to look for, and a lot to look in.
@@ -214,11 +273,14 @@ test("no credential in any response body, page or log line", async ({ page }) =>
   expect(collector.logs.length).toBeGreaterThan(3);
   expect(web.logs.length).toBeGreaterThan(0);
 
-  console.log(`secret-leak: ${needles.size} secret values and ${PATTERNS.length} credential shapes searched in ${bodies.length} response bodies and ${logs.length} log lines`);
+  console.log(
+    `secret-leak: ${needles.size} secret values and ${PATTERNS.length} credential shapes searched in ${bodies.length} response bodies and ${logs.length} log lines`,
+  );
   const leaks: string[] = [];
   for (const { where, text } of haystacks) {
     for (const [needle, origin] of needles) if (text.includes(needle)) leaks.push(`${origin} in ${where}`);
-    for (const [pattern, what] of PATTERNS) if (pattern.test(text)) leaks.push(`${what} in ${where}: …${text.match(pattern)?.[0].slice(0, 24)}…`);
+    for (const [pattern, what] of PATTERNS)
+      if (pattern.test(text)) leaks.push(`${what} in ${where}: …${text.match(pattern)?.[0].slice(0, 24)}…`);
   }
   expect(leaks, leaks.slice(0, 20).join("\n")).toEqual([]);
 });

@@ -35,7 +35,11 @@ async function advanceTo(target: number) {
   const now = Date.parse((await simState()).simTime);
   const ms = startedAt + target - now;
   if (ms > 0) {
-    const res = await fetch(`${env("E2E_SIM_CONTROL_URL")}/advance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ms }) });
+    const res = await fetch(`${env("E2E_SIM_CONTROL_URL")}/advance`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ms }),
+    });
     expect(res.ok).toBe(true);
   }
 }
@@ -71,21 +75,36 @@ test("the bad commit shows on /failures as one group with the right cluster coun
     const group = page.locator('[data-testid="failure-group"][data-reason="HealthCheckFailed"]').filter({ hasText: "checkout-api" });
     await expect(group).toHaveCount(1, { timeout: 1000 });
     await expect(group).toHaveAttribute("data-cluster-count", String(badClusters.length), { timeout: 1000 });
-    for (const name of badClusters) await expect(group.getByRole("link", { name: "flux-system/apps" }).and(group.locator(`[href="/clusters/${name}/kustomization/flux-system/apps"]`))).toHaveCount(1, { timeout: 1000 });
+    for (const name of badClusters)
+      await expect(
+        group
+          .getByRole("link", { name: "flux-system/apps" })
+          .and(group.locator(`[href="/clusters/${name}/kustomization/flux-system/apps"]`)),
+      ).toHaveCount(1, { timeout: 1000 });
   }).toPass({ timeout: 60_000 });
   await page.goto("/failures");
   await expect(page.getByTestId("failures-totals")).toContainText("clusters");
   await shot(page, "failures");
   // Same data as JSON for scripts.
   const api = await (await page.request.get("/api/failures?kind=kustomization")).json();
-  const group = api.groups.find((g: { reason: string; message: string }) => g.reason === "HealthCheckFailed" && g.message.includes("checkout-api"));
+  const group = api.groups.find(
+    (g: { reason: string; message: string }) => g.reason === "HealthCheckFailed" && g.message.includes("checkout-api"),
+  );
   expect(group.clusterCount).toBe(badClusters.length);
   expect(group.firstFailedAt).toMatch(/^\d{4}-/);
-  expect(group.members.map((m: { url: string }) => m.url).sort()).toEqual(badClusters.map((c) => `/clusters/${c}/kustomization/flux-system/apps`).sort());
+  expect(group.members.map((m: { url: string }) => m.url).sort()).toEqual(
+    badClusters.map((c) => `/clusters/${c}/kustomization/flux-system/apps`).sort(),
+  );
 });
 
 test("a /go link built from alert labels lands on the object", async ({ page }) => {
-  const labels = new URLSearchParams({ cluster, customresource_kind: "Kustomization", exported_namespace: "flux-system", namespace: "monitoring", name: "apps" });
+  const labels = new URLSearchParams({
+    cluster,
+    customresource_kind: "Kustomization",
+    exported_namespace: "flux-system",
+    namespace: "monitoring",
+    name: "apps",
+  });
   const res = await page.request.get(`/go?${labels}`, { maxRedirects: 0 });
   expect(res.status()).toBe(302);
   expect(res.headers().location).toBe(objectUrl);
@@ -123,9 +142,15 @@ test("a signed webhook appears on the object's timeline", async ({ page, request
     reportingController: "kustomize-controller",
   });
   const signature = `sha256=${createHmac("sha256", env("E2E_WEBHOOK_SECRET")).update(body).digest("hex")}`;
-  const res = await request.post(`/api/webhooks/flux/${cluster}`, { data: body, headers: { "content-type": "application/json", "x-signature": signature } });
+  const res = await request.post(`/api/webhooks/flux/${cluster}`, {
+    data: body,
+    headers: { "content-type": "application/json", "x-signature": signature },
+  });
   expect(res.status()).toBe(202);
-  const bad = await request.post(`/api/webhooks/flux/${cluster}`, { data: body, headers: { "content-type": "application/json", "x-signature": "sha256=" + "0".repeat(64) } });
+  const bad = await request.post(`/api/webhooks/flux/${cluster}`, {
+    data: body,
+    headers: { "content-type": "application/json", "x-signature": "sha256=" + "0".repeat(64) },
+  });
   expect(bad.status()).toBe(401);
   await page.goto(objectUrl);
   await expect(page.getByTestId("timeline").locator('li[data-type="webhook"]').filter({ hasText: message })).toBeVisible();

@@ -43,20 +43,28 @@ test.beforeAll(async () => {
   expect(facts.scheduledUpgrade, "the e2e fleet needs the scheduled-upgrade spoke (at least 10 clusters)").toBeTruthy();
 
   // Wait until the collector has seen HelmReleases, their sources and the EKS facts.
-  await waitFor("HelmReleases and node groups collected", async () => {
-    const r = await scalar<{ releases: number; sources: number; nodegroups: number }>(
-      `SELECT (SELECT count(*)::int FROM flux_object WHERE kind = 'HelmRelease' AND "chartName" IS NOT NULL) AS releases,
+  await waitFor(
+    "HelmReleases and node groups collected",
+    async () => {
+      const r = await scalar<{ releases: number; sources: number; nodegroups: number }>(
+        `SELECT (SELECT count(*)::int FROM flux_object WHERE kind = 'HelmRelease' AND "chartName" IS NOT NULL) AS releases,
               (SELECT count(*)::int FROM flux_object WHERE kind IN ('HelmRepository', 'OCIRepository')) AS sources,
               (SELECT count(*)::int FROM node_group) AS nodegroups`,
-    );
-    return r && r.releases > 5 && r.sources > 5 && r.nodegroups > 0;
-  }, 90_000);
+      );
+      return r && r.releases > 5 && r.sources > 5 && r.nodegroups > 0;
+    },
+    90_000,
+  );
 
   // The collector reads the charts' latest versions through the simulator's chart mirror (UPSTREAM_MIRRORS).
-  await waitFor("latest upstream versions fetched by the collector", async () => {
-    const r = await scalar<{ known: number }>(`SELECT count(*)::int AS known FROM chart_upstream WHERE "latestVersion" IS NOT NULL`);
-    return r && r.known > 5;
-  }, 90_000);
+  await waitFor(
+    "latest upstream versions fetched by the collector",
+    async () => {
+      const r = await scalar<{ known: number }>(`SELECT count(*)::int AS known FROM chart_upstream WHERE "latestVersion" IS NOT NULL`);
+      return r && r.known > 5;
+    },
+    90_000,
+  );
 });
 
 test.afterAll(async () => {
@@ -72,9 +80,15 @@ function expectedStanding(applied: string, latest: string): string {
 
 async function cellsOf(page: Page, addon: string) {
   const row = page.locator(`tr[data-addon="${addon}"][data-kind="helm"]`).first();
-  return row.locator("td[data-cluster]").evaluateAll((tds) =>
-    tds.map((td) => ({ cluster: td.getAttribute("data-cluster")!, standing: td.getAttribute("data-standing")!, applied: td.querySelector(".font-mono")?.textContent ?? "" })),
-  );
+  return row
+    .locator("td[data-cluster]")
+    .evaluateAll((tds) =>
+      tds.map((td) => ({
+        cluster: td.getAttribute("data-cluster")!,
+        standing: td.getAttribute("data-standing")!,
+        applied: td.querySelector(".font-mono")?.textContent ?? "",
+      })),
+    );
 }
 
 test("the add-on matrix shows mixed chart versions with the right standings, hover details and a CSV export", async ({ page }) => {
@@ -95,7 +109,9 @@ test("the add-on matrix shows mixed chart versions with the right standings, hov
     const latest = addon.versions[0];
     for (const c of cells) {
       if (c.standing === "failing") continue;
-      expect(`${addon.chart}@${c.cluster} ${c.applied}: ${c.standing}`).toBe(`${addon.chart}@${c.cluster} ${c.applied}: ${expectedStanding(c.applied, latest)}`);
+      expect(`${addon.chart}@${c.cluster} ${c.applied}: ${c.standing}`).toBe(
+        `${addon.chart}@${c.cluster} ${c.applied}: ${expectedStanding(c.applied, latest)}`,
+      );
     }
     if (new Set(cells.map((c) => c.applied)).size > 1) mixed++;
   }
@@ -165,7 +181,12 @@ test("/upgrades shows the cluster in extended support with its cost, the skewed 
   // The JSON API answers the same numbers.
   const body = await (await page.request.get("/api/upgrades")).json();
   const c = body.clusters.find((x: { name: string }) => x.name === facts.extendedSupport!.cluster);
-  expect(c).toMatchObject({ version: "1.31", versionStatus: "EXTENDED_SUPPORT", inExtendedSupport: true, monthlyExtendedSupportCostUSD: 365 });
+  expect(c).toMatchObject({
+    version: "1.31",
+    versionStatus: "EXTENDED_SUPPORT",
+    inExtendedSupport: true,
+    monthlyExtendedSupportCostUSD: 365,
+  });
   expect(c.blockers.some((b: { kind: string }) => b.kind === "removed-api")).toBe(true);
 });
 
@@ -174,7 +195,11 @@ test("trends move after the simulator upgrades a cluster", async ({ page }) => {
   test.setTimeout(3 * 60_000);
   const upgrade = facts.scheduledUpgrade!;
   const versionOf = async () =>
-    (await scalar<{ v: string | null }>(`SELECT concat_ws(' ', "eksVersion", "kubernetesVersion") AS v FROM cluster WHERE name = $1`, [upgrade.cluster]))?.v ?? null;
+    (
+      await scalar<{ v: string | null }>(`SELECT concat_ws(' ', "eksVersion", "kubernetesVersion") AS v FROM cluster WHERE name = $1`, [
+        upgrade.cluster,
+      ])
+    )?.v ?? null;
   const todayCount = async (version: string) => {
     await page.goto("/upgrades/trends?days=7");
     await page.getByText("The numbers per day").click();
@@ -186,7 +211,12 @@ test("trends move after the simulator upgrades a cluster", async ({ page }) => {
   const before = await todayCount(upgrade.to);
   if (!already) {
     // The scheduled upgrade runs 5–9 minutes into the timeline (node groups 10–14): move the clock past it.
-    for (let i = 0; i < 16; i++) await fetch(`${controlUrl}/advance`, { method: "POST", body: JSON.stringify({ ms: 60_000 }), headers: { "content-type": "application/json" } });
+    for (let i = 0; i < 16; i++)
+      await fetch(`${controlUrl}/advance`, {
+        method: "POST",
+        body: JSON.stringify({ ms: 60_000 }),
+        headers: { "content-type": "application/json" },
+      });
     await waitFor("the collector to see the upgraded control plane", async () => (await versionOf())?.includes(upgrade.to), 120_000);
     await expect.poll(() => todayCount(upgrade.to), { timeout: 30_000 }).toBe(before + 1);
   }

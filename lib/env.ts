@@ -9,12 +9,23 @@ const bool = (fallback: boolean) =>
     .transform((v) => (v === undefined ? fallback : v === "true" || v === "1" || v === "yes"));
 
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().int().min(min).max(max).optional().transform((v) => v ?? fallback);
+  z.coerce
+    .number()
+    .int()
+    .min(min)
+    .max(max)
+    .optional()
+    .transform((v) => v ?? fallback);
 
 const list = z
   .string()
   .optional()
-  .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),

@@ -38,5 +38,10 @@ export class ValidationError extends AppError {
 /** The first line of any thrown value, for logs and one-line CLI errors. */
 export function oneLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "unknown error";
+  return (
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "unknown error"
+  );
 }

@@ -170,7 +170,14 @@ async function timeUrl(base: string, label: string, url: string): Promise<Timing
     bytes = r.bytes;
   }
   times.sort((a, b) => a - b);
-  return { label, url, medianMs: round(quantile(times, 0.5)), p90Ms: round(quantile(times, 0.9)), maxMs: round(times[times.length - 1]), bytes };
+  return {
+    label,
+    url,
+    medianMs: round(quantile(times, 0.5)),
+    p90Ms: round(quantile(times, 0.9)),
+    maxMs: round(times[times.length - 1]),
+    bytes,
+  };
 }
 
 /** Median of S in-process calls of a page's data function: what the page costs before rendering. */
@@ -182,12 +189,19 @@ async function timeQuery(run: () => Promise<unknown>): Promise<number> {
     await run();
     times.push(performance.now() - t0);
   }
-  return round(quantile(times.sort((a, b) => a - b), 0.5));
+  return round(
+    quantile(
+      times.sort((a, b) => a - b),
+      0.5,
+    ),
+  );
 }
 
 async function main() {
   const loadAtStart = loadAverage();
-  console.log(`Crow's Nest page benchmark: ${clusters} clusters x ~${objects} objects, ${historyDays} days of history, ${samples} samples per URL`);
+  console.log(
+    `Crow's Nest page benchmark: ${clusters} clusters x ~${objects} objects, ${historyDays} days of history, ${samples} samples per URL`,
+  );
   console.log(`  cores ${os.cpus().length}, load average at start ${loadAtStart.join(" ")}`);
 
   let t = Date.now();
@@ -197,13 +211,19 @@ async function main() {
   console.log(`  database and simulator ready in ${seconds(t)} s`);
 
   t = Date.now();
-  const collector = startChild("collector", process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
-    ...process.env,
-    ...sim.collectorEnv,
-    DATABASE_URL: database.url,
-    COLLECTOR_METRICS_PORT: "0",
-    LOG_LEVEL: "error",
-  }, { quiet: true });
+  const collector = startChild(
+    "collector",
+    process.execPath,
+    ["--import", "tsx", "lib/collector/main.ts", "--once"],
+    {
+      ...process.env,
+      ...sim.collectorEnv,
+      DATABASE_URL: database.url,
+      COLLECTOR_METRICS_PORT: "0",
+      LOG_LEVEL: "error",
+    },
+    { quiet: true },
+  );
   children.push(collector);
   const collectorExit = await collector.exited;
   if (collectorExit !== 0) throw new Error(`collector --once exited ${collectorExit}: ${collector.lastLines().slice(-5).join(" | ")}`);
@@ -215,7 +235,11 @@ async function main() {
   await db.connect();
   t = Date.now();
   const rows = await addHistory(db);
-  console.log(`  ${historyDays} days of history added in ${seconds(t)} s; rows: ${Object.entries(rows).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  console.log(
+    `  ${historyDays} days of history added in ${seconds(t)} s; rows: ${Object.entries(rows)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}`,
+  );
   // The object page of a failing object with the longest history: the heaviest one a person would open.
   const pick = await db.query<{ cluster: string; kind: FluxKind; namespace: string; name: string; transitions: number }>(`
     SELECT c.name AS cluster, o.kind, o.namespace, o.name, (SELECT count(*)::int FROM flux_object_transition t WHERE t."objectId" = o.id) AS transitions
@@ -246,14 +270,20 @@ async function main() {
   await closeDatabase();
 
   const port = await freePort();
-  const web = startChild("web", process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    ...process.env,
-    NODE_ENV: "production",
-    DATABASE_URL: database.url,
-    AUTH_MODE: "none",
-    HOSTNAME: "127.0.0.1",
-    LOG_LEVEL: "warn",
-  }, { quiet: true });
+  const web = startChild(
+    "web",
+    process.execPath,
+    [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: database.url,
+      AUTH_MODE: "none",
+      HOSTNAME: "127.0.0.1",
+      LOG_LEVEL: "warn",
+    },
+    { quiet: true },
+  );
   children.push(web);
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/api/health`, 90_000, web);
@@ -272,7 +302,9 @@ async function main() {
   const baseline = timings[0].medianMs;
   const ratio = (ms: number) => Number((ms / baseline).toFixed(1));
   console.log("");
-  console.log(`  ${"page".padEnd(32)} ${"median".padStart(8)} ${"p90".padStart(8)} ${"max".padStart(8)} ${"bytes".padStart(9)} ${"x baseline".padStart(10)} ${"data fn".padStart(9)}`);
+  console.log(
+    `  ${"page".padEnd(32)} ${"median".padStart(8)} ${"p90".padStart(8)} ${"max".padStart(8)} ${"bytes".padStart(9)} ${"x baseline".padStart(10)} ${"data fn".padStart(9)}`,
+  );
   const queryList = Object.values(queryMs);
   for (const [i, r] of timings.entries()) {
     console.log(

@@ -59,7 +59,19 @@ function parseEnvFile(file: string): Record<string, string> {
 async function startSimulatorProcess(): Promise<{ kubeconfig: string; awsEnv?: string }> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "lib/simulator/main.ts", "--out", simDir, "--clusters", String(clusters), "--objects", String(objects), "--speed", "0"],
+    [
+      "--import",
+      "tsx",
+      "lib/simulator/main.ts",
+      "--out",
+      simDir,
+      "--clusters",
+      String(clusters),
+      "--objects",
+      String(objects),
+      "--speed",
+      "0",
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   children.push(child);
@@ -82,7 +94,9 @@ async function startSimulatorProcess(): Promise<{ kubeconfig: string; awsEnv?: s
 
 /** Orchestrator: simulator, then the collector in a worker process, then the kubectl baseline. */
 async function main() {
-  console.log(`Crow's Nest collector benchmark: ${clusters} clusters (hub included) x ~${objects} Flux objects, concurrency ${concurrency}`);
+  console.log(
+    `Crow's Nest collector benchmark: ${clusters} clusters (hub included) x ~${objects} Flux objects, concurrency ${concurrency}`,
+  );
   const simStarted = Date.now();
   const sim = await startSimulatorProcess();
   console.log(`  simulator ready in ${((Date.now() - simStarted) / 1000).toFixed(1)} s`);
@@ -90,7 +104,12 @@ async function main() {
   const simCpu0 = simPid ? processCpuSeconds(simPid) : 0;
 
   // The collector runs in its own process: the AWS endpoints' CA (NODE_EXTRA_CA_CERTS) must be known at start.
-  const workerEnv = { ...process.env, ...(sim.awsEnv ? parseEnvFile(sim.awsEnv) : {}), KUBECONFIG: sim.kubeconfig, LOG_LEVEL: process.env.LOG_LEVEL ?? "error" };
+  const workerEnv = {
+    ...process.env,
+    ...(sim.awsEnv ? parseEnvFile(sim.awsEnv) : {}),
+    KUBECONFIG: sim.kubeconfig,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
+  };
   const worker = spawn(process.execPath, ["--import", "tsx", "scripts/bench.ts", "--worker", work, "--concurrency", String(concurrency)], {
     env: workerEnv,
     stdio: ["ignore", "pipe", "inherit"],
@@ -119,15 +138,21 @@ async function main() {
     "helmcharts.source.toolkit.fluxcd.io",
   ].join(",");
   const fleetKubeconfig = path.join(simDir, "fleet.kubeconfig");
-  const contexts = (await run("kubectl", ["--kubeconfig", fleetKubeconfig, "config", "get-contexts", "-o", "name"])).stdout.split("\n").filter(Boolean);
+  const contexts = (await run("kubectl", ["--kubeconfig", fleetKubeconfig, "config", "get-contexts", "-o", "name"])).stdout
+    .split("\n")
+    .filter(Boolean);
   const sample = contexts.slice(0, Math.min(baselineSample, contexts.length));
   const b0 = Date.now();
   let baselineFailures = 0;
   for (const context of sample) {
-    await run("kubectl", ["--kubeconfig", fleetKubeconfig, "--context", context, "--request-timeout=15s", "get", kinds, "-A", "-o", "json"], {
-      maxBuffer: 256 * 1024 * 1024,
-      env: { ...process.env, KUBECACHEDIR: path.join(work, "kube-cache") },
-    }).catch(() => baselineFailures++);
+    await run(
+      "kubectl",
+      ["--kubeconfig", fleetKubeconfig, "--context", context, "--request-timeout=15s", "get", kinds, "-A", "-o", "json"],
+      {
+        maxBuffer: 256 * 1024 * 1024,
+        env: { ...process.env, KUBECACHEDIR: path.join(work, "kube-cache") },
+      },
+    ).catch(() => baselineFailures++);
   }
   const perCluster = (Date.now() - b0) / 1000 / sample.length;
   const baselineSeconds = perCluster * contexts.length;
@@ -244,17 +269,17 @@ async function workerMain(dir: string) {
   db.on("error", () => {});
   await db.end();
   const figures = JSON.stringify({
-      clusters: storedClusters,
-      objects: storedObjects,
-      cycleSeconds: Number(steady.seconds.toFixed(2)),
-      coldCycleSeconds: Number(cold.seconds.toFixed(2)),
-      cpuSeconds: Number(steady.cpuSeconds.toFixed(2)),
-      coldCpuSeconds: Number(cold.cpuSeconds.toFixed(2)),
-      peakRssMB,
-      requestsPerCycle: steady.summary.requests,
-      failedClusters: steady.summary.failedClusters,
-      historyRowsNoChangeCycle: historyNoChange,
-      rowsWrittenNoChangeCycle: steady.summary.rowsWritten,
+    clusters: storedClusters,
+    objects: storedObjects,
+    cycleSeconds: Number(steady.seconds.toFixed(2)),
+    coldCycleSeconds: Number(cold.seconds.toFixed(2)),
+    cpuSeconds: Number(steady.cpuSeconds.toFixed(2)),
+    coldCpuSeconds: Number(cold.cpuSeconds.toFixed(2)),
+    peakRssMB,
+    requestsPerCycle: steady.summary.requests,
+    failedClusters: steady.summary.failedClusters,
+    historyRowsNoChangeCycle: historyNoChange,
+    rowsWrittenNoChangeCycle: steady.summary.rowsWritten,
   });
   await closeDatabase();
   await database.stop();

@@ -73,7 +73,17 @@ async function main() {
   );
   const code = await Promise.race(children.map((c) => c.exited.then((code) => ({ name: c.name, code }))));
   const died = children.find((c) => c.name === code.name);
-  console.error(`crows-nest: ${code.name} exited with code ${code.code}${died ? died.lastLines().slice(-5).map((l) => `\n  ${l}`).join("") : ""}`);
+  console.error(
+    `crows-nest: ${code.name} exited with code ${code.code}${
+      died
+        ? died
+            .lastLines()
+            .slice(-5)
+            .map((l) => `\n  ${l}`)
+            .join("")
+        : ""
+    }`,
+  );
   for (const child of children) await stopChild(child);
   await sim.stop();
   await db.stop();

@@ -4,7 +4,9 @@ import { oneLine } from "../lib/errors";
 
 try {
   const db = await ensureDatabase();
-  console.log(`database ready (${db.embedded ? "embedded" : "DATABASE_URL"}), migration ${db.migration.version ?? "none"}, applied now: ${db.migration.applied.length}`);
+  console.log(
+    `database ready (${db.embedded ? "embedded" : "DATABASE_URL"}), migration ${db.migration.version ?? "none"}, applied now: ${db.migration.applied.length}`,
+  );
   await db.stop();
 } catch (err) {
   console.error(`crows-nest: ${oneLine(err)}`);

@@ -33,7 +33,12 @@ export default async function FleetPage({ searchParams }: { searchParams: Search
               fields={[
                 { name: "env", label: "Environment", value: filters.env, options: fleet.facets.envs.map((v) => ({ value: v, label: v })) },
                 { name: "team", label: "Team", value: filters.team, options: fleet.facets.teams.map((v) => ({ value: v, label: v })) },
-                { name: "region", label: "Region", value: filters.region, options: fleet.facets.regions.map((v) => ({ value: v, label: v })) },
+                {
+                  name: "region",
+                  label: "Region",
+                  value: filters.region,
+                  options: fleet.facets.regions.map((v) => ({ value: v, label: v })),
+                },
                 { name: "health", label: "Health", value: filters.health, options: CLUSTER_HEALTHS.map((v) => ({ value: v, label: v })) },
                 { name: "q", label: "Search", value: filters.q },
               ]}

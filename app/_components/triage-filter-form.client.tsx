@@ -57,7 +57,10 @@ export function TriageFilterForm({ action, label, fields }: { action: string; la
           )}
         </label>
       ))}
-      <button type="submit" className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300">
+      <button
+        type="submit"
+        className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+      >
         Apply
       </button>
       {hasAny ? (

@@ -15,7 +15,10 @@ const STANDING_CLASS: Record<Standing, string> = {
 
 export function StandingBadge({ standing }: { standing: Standing }) {
   return (
-    <span data-standing={standing} className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${STANDING_CLASS[standing]}`}>
+    <span
+      data-standing={standing}
+      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${STANDING_CLASS[standing]}`}
+    >
       {STANDING_LABEL[standing]}
     </span>
   );
@@ -30,7 +33,10 @@ const STATUS_CLASS: Record<string, string> = {
 export function SupportBadge({ status }: { status: string | null }) {
   if (!status) return <span className="text-xs text-zinc-500">unknown</span>;
   return (
-    <span data-support={status} className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_CLASS[status] ?? ""}`}>
+    <span
+      data-support={status}
+      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_CLASS[status] ?? ""}`}
+    >
       {VERSION_STATUS_LABEL[status] ?? status}
     </span>
   );

@@ -12,7 +12,10 @@ const db = useTestDatabase();
 beforeAll(async () => {
   for (const name of ["prod-eu-1", "prod-eu-2", "prod-us-1"]) {
     const c = await makeCluster(db.prisma(), { name, env: name.startsWith("prod-eu") ? "prod" : "dev" });
-    await makeObject(db.prisma(), c.id, { name: "apps", ...failing(`kustomize build failed: at main@sha1:${name.length}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa after 2.${name.length}s`) });
+    await makeObject(db.prisma(), c.id, {
+      name: "apps",
+      ...failing(`kustomize build failed: at main@sha1:${name.length}aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa after 2.${name.length}s`),
+    });
     // Reconciled just now: the routes use the real clock.
     await makeObject(db.prisma(), c.id, { name: "infra", lastReconcileAt: new Date() });
   }
@@ -33,7 +36,13 @@ describe("JSON routes", () => {
     const body = await (await getFailuresRoute(req("/api/failures"))).json();
     expect(body.groups).toHaveLength(1);
     expect(body.groups[0]).toMatchObject({ clusterCount: 3, firstFailedAt: "2026-11-21T09:00:00.000Z" });
-    expect(body.groups[0].members[0]).toMatchObject({ cluster: "prod-eu-1", kind: "Kustomization", namespace: "flux-system", name: "apps", url: "/clusters/prod-eu-1/kustomization/flux-system/apps" });
+    expect(body.groups[0].members[0]).toMatchObject({
+      cluster: "prod-eu-1",
+      kind: "Kustomization",
+      namespace: "flux-system",
+      name: "apps",
+      url: "/clusters/prod-eu-1/kustomization/flux-system/apps",
+    });
   });
 
   it("keeps a page's shape: at most `limit` clusters and `members` members per group, counts over all", async () => {

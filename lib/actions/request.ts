@@ -19,7 +19,9 @@ export function kindName(kind: string): string {
 }
 
 /** The object as the collector last saw it, or null when Crow's Nest does not know it. */
-export async function findActionTarget(req: Pick<ActionRequest, "cluster" | "kind" | "namespace" | "name">): Promise<{ suspended: boolean } | null> {
+export async function findActionTarget(
+  req: Pick<ActionRequest, "cluster" | "kind" | "namespace" | "name">,
+): Promise<{ suspended: boolean } | null> {
   const row = await getPrisma().fluxObject.findFirst({
     where: { cluster: { name: req.cluster }, kind: kindName(req.kind), namespace: req.namespace, name: req.name, deletedAt: null },
     select: { suspended: true },

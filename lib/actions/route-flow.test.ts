@@ -58,11 +58,25 @@ beforeEach(async () => {
   await db.truncate();
   const cluster = await db.prisma().cluster.create({ data: { name: "spoke-1" } });
   await db.prisma().fluxObject.create({
-    data: { clusterId: cluster.id, kind: "Kustomization", apiVersion: "kustomize.toolkit.fluxcd.io/v1", namespace: "flux-system", name: "apps", health: "ready", contentHash: "x" },
+    data: {
+      clusterId: cluster.id,
+      kind: "Kustomization",
+      apiVersion: "kustomize.toolkit.fluxcd.io/v1",
+      namespace: "flux-system",
+      name: "apps",
+      health: "ready",
+      contentHash: "x",
+    },
   });
 });
 
-const session = (role: Session["role"]): Session => ({ sid: `sid-${role}-123`, sub: `http://idp#${role}`, name: `${role} user`, role, expiresAt: Math.floor(Date.now() / 1000) + 600 });
+const session = (role: Session["role"]): Session => ({
+  sid: `sid-${role}-123`,
+  sub: `http://idp#${role}`,
+  name: `${role} user`,
+  role,
+  expiresAt: Math.floor(Date.now() / 1000) + 600,
+});
 
 async function post(s: Session | null, body: Record<string, unknown>, origin = ORIGIN) {
   const headers: Record<string, string> = { "content-type": "application/json", origin, host: "localhost:3000" };
@@ -90,7 +104,9 @@ describe("POST /api/actions", () => {
     const res = await post(viewer, body(viewer));
     expect(res.status).toBe(403);
     expect(await db.prisma().operatorAction.count()).toBe(0);
-    expect(await db.prisma().auditEntry.findMany()).toEqual([expect.objectContaining({ actor: "http://idp#viewer", result: "denied", action: "reconcile", name: "apps" })]);
+    expect(await db.prisma().auditEntry.findMany()).toEqual([
+      expect.objectContaining({ actor: "http://idp#viewer", result: "denied", action: "reconcile", name: "apps" }),
+    ]);
   });
 
   it("refuses an operator's request without the CSRF token or from another origin", async () => {
@@ -118,12 +134,19 @@ describe("POST /api/actions", () => {
     const kc = new KubeConfig();
     kc.loadFromFile(sim.fleetKubeconfigPath);
     kc.setCurrentContext("spoke-1");
-    const ks = await createClusterClient("spoke-1-check", kc, { timeoutMs: 5000 }).getJson<{ metadata: { annotations: Record<string, string> } }>(
-      "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/apps",
-    );
+    const ks = await createClusterClient("spoke-1-check", kc, { timeoutMs: 5000 }).getJson<{
+      metadata: { annotations: Record<string, string> };
+    }>("/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/apps");
     expect(json.result).toBe(`reconciliation requested at ${ks.metadata.annotations["reconcile.fluxcd.io/requestedAt"]}`);
     expect(await db.prisma().auditEntry.findMany()).toEqual([
-      expect.objectContaining({ actor: "http://idp#operator", actorName: "operator user", role: "operator", action: "reconcile", result: "ok", clusterName: "spoke-1" }),
+      expect.objectContaining({
+        actor: "http://idp#operator",
+        actorName: "operator user",
+        role: "operator",
+        action: "reconcile",
+        result: "ok",
+        clusterName: "spoke-1",
+      }),
     ]);
   });
 });

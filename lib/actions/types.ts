@@ -8,13 +8,24 @@ export const ACTION_CHANNEL = "crows_nest_action";
 /** Kinds that accept the flux CLI patches, lower case as in URLs. */
 export const ACTIONABLE_KINDS = ["kustomization", "helmrelease", "gitrepository", "ocirepository", "helmrepository", "helmchart"] as const;
 
-const k8sName = z.string().min(1).max(253).regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "not a Kubernetes name");
+const k8sName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "not a Kubernetes name");
 
 export const actionRequestSchema = z
   .object({
     action: z.enum(OPERATOR_ACTIONS),
-    cluster: z.string().min(1).max(253).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "not a cluster name"),
-    kind: z.string().transform((k) => k.toLowerCase()).pipe(z.enum(ACTIONABLE_KINDS)),
+    cluster: z
+      .string()
+      .min(1)
+      .max(253)
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, "not a cluster name"),
+    kind: z
+      .string()
+      .transform((k) => k.toLowerCase())
+      .pipe(z.enum(ACTIONABLE_KINDS)),
     namespace: k8sName.max(63),
     name: k8sName,
     csrfToken: z.string().min(1).max(200),

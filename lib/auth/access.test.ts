@@ -5,7 +5,8 @@ const open = { metricsPublic: true };
 
 describe("accessFor", () => {
   it("leaves health, sign-in and the signed webhook public", () => {
-    for (const p of ["/api/health", "/auth/signin", "/auth/login", "/auth/callback", "/api/webhooks/flux"]) expect(accessFor(p, open)).toEqual({ kind: "public" });
+    for (const p of ["/api/health", "/auth/signin", "/auth/login", "/auth/callback", "/api/webhooks/flux"])
+      expect(accessFor(p, open)).toEqual({ kind: "public" });
   });
   it("needs a session for every page and API, and admin for the audit log", () => {
     expect(accessFor("/", open)).toEqual({ kind: "session", minimum: "viewer", api: false });

@@ -9,9 +9,11 @@ export const WEBHOOK_PREFIX = "/api/webhooks/";
 export function accessFor(pathname: string, options: { metricsPublic: boolean }): Access {
   if (pathname === "/api/health" || pathname.startsWith("/auth/") || pathname === "/favicon.svg") return { kind: "public" };
   if (pathname.startsWith(WEBHOOK_PREFIX)) return { kind: "public" };
-  if (pathname === "/metrics" || pathname === "/api/metrics") return options.metricsPublic ? { kind: "public" } : { kind: "session", minimum: "viewer", api: true };
+  if (pathname === "/metrics" || pathname === "/api/metrics")
+    return options.metricsPublic ? { kind: "public" } : { kind: "session", minimum: "viewer", api: true };
   const api = pathname.startsWith("/api/");
-  if (pathname === "/audit" || pathname.startsWith("/audit/") || pathname.startsWith("/api/audit")) return { kind: "session", minimum: "admin", api };
+  if (pathname === "/audit" || pathname.startsWith("/audit/") || pathname.startsWith("/api/audit"))
+    return { kind: "session", minimum: "admin", api };
   return { kind: "session", minimum: "viewer", api };
 }
 

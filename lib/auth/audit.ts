@@ -33,7 +33,18 @@ const log = logger.child({ component: "audit" });
 
 export async function recordAudit(entry: AuditInput): Promise<void> {
   await getPrisma().auditEntry.create({ data: { ...entry, detail: entry.detail?.slice(0, 2000) } });
-  log.info({ actor: entry.actor, action: entry.action, cluster: entry.clusterName, kind: entry.kind, namespace: entry.namespace, name: entry.name, result: entry.result }, "audit");
+  log.info(
+    {
+      actor: entry.actor,
+      action: entry.action,
+      cluster: entry.clusterName,
+      kind: entry.kind,
+      namespace: entry.namespace,
+      name: entry.name,
+      result: entry.result,
+    },
+    "audit",
+  );
 }
 
 export interface AuditFilter {

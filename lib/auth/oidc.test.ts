@@ -46,7 +46,11 @@ describe("OIDC sign-in", () => {
   });
 
   it("maps each user's groups to a role and returns to the page asked for", async () => {
-    for (const [login, role] of [["viewer", "viewer"], ["operator", "operator"], ["admin", "admin"]] as const) {
+    for (const [login, role] of [
+      ["viewer", "viewer"],
+      ["operator", "operator"],
+      ["admin", "admin"],
+    ] as const) {
       const { result } = await signIn(login);
       const { session, returnTo } = await result();
       expect(session).toMatchObject({ role, sub: `${provider.issuer}#${login}` });

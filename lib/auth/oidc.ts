@@ -79,7 +79,11 @@ export interface SignInResult {
 }
 
 /** Exchanges the code, checks state, nonce and PKCE, maps groups to a role. */
-export async function completeSignIn(cfg: AuthConfig, callbackQuery: URLSearchParams, transactionCookie: string | undefined): Promise<SignInResult> {
+export async function completeSignIn(
+  cfg: AuthConfig,
+  callbackQuery: URLSearchParams,
+  transactionCookie: string | undefined,
+): Promise<SignInResult> {
   const payload = transactionCookie ? await unseal(transactionCookie, cfg.secret, "oidc-transaction") : null;
   const tx = transactionSchema.safeParse(payload);
   if (!tx.success) throw new SignInError("the sign-in took too long or was started in another browser; please try again", "transaction");

@@ -30,7 +30,9 @@ export function roleFromGroups(groups: readonly string[], mapping: RoleMapping):
 export function groupsFromClaims(claims: Record<string, unknown>, claimName: string): string[] {
   let value: unknown = claims[claimName];
   if (value === undefined && claimName.includes(".")) {
-    value = claimName.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), claims);
+    value = claimName
+      .split(".")
+      .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), claims);
   }
   if (typeof value === "string") return [value];
   if (Array.isArray(value)) return value.filter((g): g is string => typeof g === "string");

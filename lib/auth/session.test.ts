@@ -3,7 +3,13 @@ import { csrfToken, csrfTokenMatches, sameOrigin } from "./csrf";
 import { openSession, seal, sealSession, unseal, type Session } from "./session";
 
 const secret = "a-session-secret-that-is-long-enough-1234";
-const session: Session = { sid: "sid-123456789", sub: "https://idp#u1", name: "U One", role: "operator", expiresAt: Math.floor(Date.now() / 1000) + 600 };
+const session: Session = {
+  sid: "sid-123456789",
+  sub: "https://idp#u1",
+  name: "U One",
+  role: "operator",
+  expiresAt: Math.floor(Date.now() / 1000) + 600,
+};
 
 describe("session cookie", () => {
   it("round-trips and hides its content", async () => {
@@ -41,6 +47,8 @@ describe("CSRF", () => {
     expect(sameOrigin(h({ origin: "http://localhost:3000", host: "localhost:3000" }), "http://localhost:3000/api/actions")).toBe(true);
     expect(sameOrigin(h({ origin: "https://evil.example", host: "localhost:3000" }), "http://localhost:3000/api/actions")).toBe(false);
     expect(sameOrigin(h({ host: "localhost:3000" }), "http://localhost:3000/api/actions")).toBe(false);
-    expect(sameOrigin(h({ origin: "https://cn.example.com", host: "10.0.0.5:3000" }), "http://10.0.0.5:3000/x", "https://cn.example.com")).toBe(true);
+    expect(
+      sameOrigin(h({ origin: "https://cn.example.com", host: "10.0.0.5:3000" }), "http://10.0.0.5:3000/x", "https://cn.example.com"),
+    ).toBe(true);
   });
 });

@@ -49,7 +49,12 @@ export async function seal(payload: Record<string, unknown>, secret: string, pur
 }
 
 /** The payload, or null when the token is forged, from another purpose, or expired. */
-export async function unseal(token: string, secret: string, purpose: KeyPurpose, now = new Date()): Promise<Record<string, unknown> | null> {
+export async function unseal(
+  token: string,
+  secret: string,
+  purpose: KeyPurpose,
+  now = new Date(),
+): Promise<Record<string, unknown> | null> {
   try {
     const { payload } = await jwtDecrypt(token, deriveKey(secret, purpose), { currentDate: now });
     return payload as Record<string, unknown>;

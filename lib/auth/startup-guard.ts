@@ -25,7 +25,9 @@ export function assertSafeAuthConfig(settings: AuthSettings): void {
   }
   const missing = (["OIDC_ISSUER", "OIDC_CLIENT_ID", "SESSION_SECRET", "PUBLIC_URL"] as const).filter((k) => !settings[k]);
   if (missing.length > 0) {
-    throw new ConfigError(`AUTH_MODE=oidc needs ${missing.join(", ")} (SESSION_SECRET: 32+ random characters; PUBLIC_URL: where browsers reach Crow's Nest)`);
+    throw new ConfigError(
+      `AUTH_MODE=oidc needs ${missing.join(", ")} (SESSION_SECRET: 32+ random characters; PUBLIC_URL: where browsers reach Crow's Nest)`,
+    );
   }
 }
 

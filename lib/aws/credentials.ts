@@ -28,7 +28,10 @@ export class AwsCredentials {
   private readonly base: CredentialSource;
   private readonly assumed = new Map<string, Promise<AwsCredentialIdentity>>();
 
-  constructor(private readonly options: CredentialOptions, base?: CredentialSource) {
+  constructor(
+    private readonly options: CredentialOptions,
+    base?: CredentialSource,
+  ) {
     this.base = base ?? (defaultProvider() as CredentialSource);
   }
 
@@ -56,9 +59,15 @@ export class AwsCredentials {
   }
 
   private async assume(roleArn: string, region: string): Promise<AwsCredentialIdentity> {
-    const sts = new STSClient({ region, credentials: this.base, ...(this.options.stsEndpoint ? { endpoint: this.options.stsEndpoint } : {}) });
+    const sts = new STSClient({
+      region,
+      credentials: this.base,
+      ...(this.options.stsEndpoint ? { endpoint: this.options.stsEndpoint } : {}),
+    });
     try {
-      const out = await sts.send(new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: "crows-nest-collector", DurationSeconds: 3600 }));
+      const out = await sts.send(
+        new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: "crows-nest-collector", DurationSeconds: 3600 }),
+      );
       const c = out.Credentials;
       if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error(`AssumeRole ${roleArn} returned no credentials`);
       return { accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken, expiration: c.Expiration };

@@ -262,7 +262,9 @@ export class EksApi {
     const summaries: InsightSummary[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.send<{ insights?: InsightSummary[]; nextToken?: string }>(new ListInsightsCommand({ clusterName, nextToken }));
+      const page = await this.send<{ insights?: InsightSummary[]; nextToken?: string }>(
+        new ListInsightsCommand({ clusterName, nextToken }),
+      );
       summaries.push(...(page.insights ?? []));
       nextToken = page.nextToken;
     } while (nextToken);
@@ -289,12 +291,20 @@ export class EksApi {
 }
 
 /** A short, credential-free description of an AWS SDK error. */
-export function describeAwsError(err: unknown): { message: string; kind: "auth" | "timeout" | "dns" | "refused" | "tls" | "http" | "other"; status?: number } {
+export function describeAwsError(err: unknown): {
+  message: string;
+  kind: "auth" | "timeout" | "dns" | "refused" | "tls" | "http" | "other";
+  status?: number;
+} {
   const e = err as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   const status = e?.$metadata?.httpStatusCode;
   const name = e?.name ?? "Error";
   const message = `${name}: ${(e?.message ?? String(err)).split("\n")[0]}`.slice(0, 500);
-  if (status === 401 || status === 403 || /AccessDenied|Unauthorized|ExpiredToken|InvalidClientTokenId|SignatureDoesNotMatch|CredentialsProviderError/.test(name)) {
+  if (
+    status === 401 ||
+    status === 403 ||
+    /AccessDenied|Unauthorized|ExpiredToken|InvalidClientTokenId|SignatureDoesNotMatch|CredentialsProviderError/.test(name)
+  ) {
     return { message, kind: "auth", status };
   }
   if (e?.code === "ECONNREFUSED") return { message, kind: "refused" };

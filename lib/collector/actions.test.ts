@@ -26,7 +26,11 @@ beforeAll(async () => {
   kc.setCurrentContext("spoke-1");
   admin = createClusterClient("spoke-1", kc, { timeoutMs: 5000 });
   const spoke = sim.clusters.find((c) => c.name === "spoke-1")!;
-  readOnly = createClusterClient("spoke-1-ro", fromParts({ name: "spoke-1", server: spoke.endpoint, caData: spoke.caData, token: sim.tokens.readOnly }), { timeoutMs: 5000 });
+  readOnly = createClusterClient(
+    "spoke-1-ro",
+    fromParts({ name: "spoke-1", server: spoke.endpoint, caData: spoke.caData, token: sim.tokens.readOnly }),
+    { timeoutMs: 5000 },
+  );
 });
 afterAll(async () => {
   await sim?.stop();
@@ -40,7 +44,17 @@ function context(client: KubeClusterClient, clusters = ["spoke-1"]): OperatorAct
 
 async function request(action: string, name = "apps", extra: Partial<{ kind: string; clusterName: string; requestedAt: Date }> = {}) {
   const row = await db.prisma().operatorAction.create({
-    data: { actor: "https://idp#otto", actorName: "Otto Operator", role: "operator", action, clusterName: "spoke-1", kind: "Kustomization", namespace: "flux-system", name, ...extra },
+    data: {
+      actor: "https://idp#otto",
+      actorName: "Otto Operator",
+      role: "operator",
+      action,
+      clusterName: "spoke-1",
+      kind: "Kustomization",
+      namespace: "flux-system",
+      name,
+      ...extra,
+    },
   });
   return row.id;
 }
@@ -50,7 +64,9 @@ const get = () => admin.getJson<{ metadata: { annotations?: Record<string, strin
 describe("flux CLI patches", () => {
   it("are byte for byte what flux reconcile / suspend / resume send", () => {
     const at = new Date("2026-11-21T20:45:12.150Z");
-    expect(JSON.stringify(fluxPatch("reconcile", at))).toBe('{"metadata":{"annotations":{"reconcile.fluxcd.io/requestedAt":"2026-11-21T20:45:12.15Z"}}}');
+    expect(JSON.stringify(fluxPatch("reconcile", at))).toBe(
+      '{"metadata":{"annotations":{"reconcile.fluxcd.io/requestedAt":"2026-11-21T20:45:12.15Z"}}}',
+    );
     expect(JSON.stringify(fluxPatch("suspend", at))).toBe('{"spec":{"suspend":true}}');
     expect(JSON.stringify(fluxPatch("resume", at))).toBe('{"spec":{"suspend":null}}');
     expect(rfc3339Nano(new Date("2026-01-01T00:00:00.000Z"))).toBe("2026-01-01T00:00:00Z");
@@ -67,8 +83,22 @@ describe("processOperatorActions", () => {
     const row = await db.prisma().operatorAction.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ status: "ok", handledBy: "collector-test" });
     const audit = await db.prisma().auditEntry.findMany();
-    expect(audit).toEqual([expect.objectContaining({ actor: "https://idp#otto", actorName: "Otto Operator", role: "operator", action: "reconcile", clusterName: "spoke-1", kind: "Kustomization", namespace: "flux-system", name: "apps", result: "ok" })]);
-    expect(await db.prisma().collectorNudge.findMany()).toEqual([expect.objectContaining({ clusterName: "spoke-1", kind: "Kustomization", name: "apps", handledAt: null })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        actor: "https://idp#otto",
+        actorName: "Otto Operator",
+        role: "operator",
+        action: "reconcile",
+        clusterName: "spoke-1",
+        kind: "Kustomization",
+        namespace: "flux-system",
+        name: "apps",
+        result: "ok",
+      }),
+    ]);
+    expect(await db.prisma().collectorNudge.findMany()).toEqual([
+      expect.objectContaining({ clusterName: "spoke-1", kind: "Kustomization", name: "apps", handledAt: null }),
+    ]);
     // Claimed once: a second pass finds nothing to do.
     expect(await processOperatorActions(context(admin))).toEqual([]);
   });
@@ -78,7 +108,9 @@ describe("processOperatorActions", () => {
     await processOperatorActions(context(admin));
     expect((await get()).spec.suspend).toBe(true);
     await request("reconcile");
-    expect(await processOperatorActions(context(admin))).toEqual([expect.objectContaining({ status: "error", result: "resource is suspended: resume it first" })]);
+    expect(await processOperatorActions(context(admin))).toEqual([
+      expect.objectContaining({ status: "error", result: "resource is suspended: resume it first" }),
+    ]);
     await request("resume");
     expect(await processOperatorActions(context(admin))).toEqual([expect.objectContaining({ status: "ok", result: "resumed" })]);
     expect((await get()).spec.suspend).toBeUndefined();
@@ -86,10 +118,14 @@ describe("processOperatorActions", () => {
 
   it("records a forbidden patch and a missing object as errors", async () => {
     await request("suspend");
-    expect(await processOperatorActions(context(readOnly))).toEqual([expect.objectContaining({ status: "error", result: expect.stringContaining("forbidden") })]);
+    expect(await processOperatorActions(context(readOnly))).toEqual([
+      expect.objectContaining({ status: "error", result: expect.stringContaining("forbidden") }),
+    ]);
     expect((await get()).spec.suspend).toBeUndefined();
     await request("reconcile", "no-such-object");
-    expect(await processOperatorActions(context(admin))).toEqual([expect.objectContaining({ status: "error", result: "not found in the cluster (deleted?)" })]);
+    expect(await processOperatorActions(context(admin))).toEqual([
+      expect.objectContaining({ status: "error", result: "not found in the cluster (deleted?)" }),
+    ]);
     expect((await db.prisma().auditEntry.findMany()).map((a) => a.result)).toEqual(["error", "error"]);
   });
 
@@ -98,7 +134,11 @@ describe("processOperatorActions", () => {
     expect(await processOperatorActions(context(admin, ["some-other-cluster"]))).toEqual([]);
     expect((await db.prisma().operatorAction.findUniqueOrThrow({ where: { id } })).status).toBe("pending");
     await db.pool().query(`UPDATE operator_action SET "requestedAt" = now() - interval '5 minutes'`);
-    expect(await processOperatorActions(context(admin, []))).toEqual([{ id: id.toString(), status: "error", result: "no collector reached the cluster within 60 s" }]);
-    expect(await db.prisma().auditEntry.findMany()).toEqual([expect.objectContaining({ result: "error", detail: "no collector reached the cluster within 60 s" })]);
+    expect(await processOperatorActions(context(admin, []))).toEqual([
+      { id: id.toString(), status: "error", result: "no collector reached the cluster within 60 s" },
+    ]);
+    expect(await db.prisma().auditEntry.findMany()).toEqual([
+      expect.objectContaining({ result: "error", detail: "no collector reached the cluster within 60 s" }),
+    ]);
   });
 });

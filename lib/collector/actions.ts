@@ -127,7 +127,10 @@ async function applyAction(ctx: OperatorActionContext, db: pg.PoolClient, row: A
     await client.mergePatch(path, fluxPatch(action, at));
     const result =
       action === "reconcile" ? `reconciliation requested at ${rfc3339Nano(at)}` : action === "suspend" ? "suspended" : "resumed";
-    log.info({ cluster: row.clusterName, kind: info.kind, namespace: row.namespace, name: row.name, action, actor: row.actor }, "operator action applied");
+    log.info(
+      { cluster: row.clusterName, kind: info.kind, namespace: row.namespace, name: row.name, action, actor: row.actor },
+      "operator action applied",
+    );
     return { id: row.id, status: "ok", result };
   } catch (err) {
     const message = err instanceof ClusterRequestError ? describeClusterError(err) : "could not reach the cluster";

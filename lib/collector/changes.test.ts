@@ -3,7 +3,18 @@ import { objectKey, toFluxObject } from "../kube/flux";
 import type { FluxObjectRecord } from "../kube/types";
 import { applyPlan, changedFields, healthCounts, planObjectWrites, type KnownObject } from "./changes";
 
-function makeKustomization(opts: { name?: string; ready?: "True" | "False" | "Unknown"; reason?: string; message?: string; ltt?: string; revision?: string; suspend?: boolean; lastReconciled?: string } = {}): FluxObjectRecord {
+function makeKustomization(
+  opts: {
+    name?: string;
+    ready?: "True" | "False" | "Unknown";
+    reason?: string;
+    message?: string;
+    ltt?: string;
+    revision?: string;
+    suspend?: boolean;
+    lastReconciled?: string;
+  } = {},
+): FluxObjectRecord {
   const revision = opts.revision ?? "main@sha1:aaaa";
   return toFluxObject("Kustomization", {
     apiVersion: "kustomize.toolkit.fluxcd.io/v1",
@@ -23,7 +34,9 @@ function makeKustomization(opts: { name?: string; ready?: "True" | "False" | "Un
           lastTransitionTime: opts.ltt ?? "2026-11-21T10:00:00Z",
         },
       ],
-      history: opts.lastReconciled ? [{ digest: "sha256:1", lastReconciled: opts.lastReconciled, firstReconciled: opts.lastReconciled }] : undefined,
+      history: opts.lastReconciled
+        ? [{ digest: "sha256:1", lastReconciled: opts.lastReconciled, firstReconciled: opts.lastReconciled }]
+        : undefined,
     },
   });
 }
@@ -62,14 +75,33 @@ describe("planObjectWrites", () => {
 
   it("records a failure at the Ready condition's transition time and keeps first-failed-at", () => {
     const known = remember([makeKustomization()]);
-    const failing = makeKustomization({ ready: "False", reason: "BuildFailed", message: "kustomize build failed: x", ltt: "2026-11-21T11:30:00Z" });
+    const failing = makeKustomization({
+      ready: "False",
+      reason: "BuildFailed",
+      message: "kustomize build failed: x",
+      ltt: "2026-11-21T11:30:00Z",
+    });
     const plan = planObjectWrites(known, [failing], ALL, T1);
     expect(plan.transitions).toEqual([
-      expect.objectContaining({ change: "changed", at: "2026-11-21T11:30:00.000Z", previousHealth: "ready", fields: ["health", "status", "reason", "message"] }),
+      expect.objectContaining({
+        change: "changed",
+        at: "2026-11-21T11:30:00.000Z",
+        previousHealth: "ready",
+        fields: ["health", "status", "reason", "message"],
+      }),
     ]);
-    expect(plan.upserts[0]).toMatchObject({ firstFailedAt: "2026-11-21T11:30:00.000Z", lastReadyAt: "2026-11-21T11:30:00.000Z", lastGoodRevision: "main@sha1:aaaa" });
+    expect(plan.upserts[0]).toMatchObject({
+      firstFailedAt: "2026-11-21T11:30:00.000Z",
+      lastReadyAt: "2026-11-21T11:30:00.000Z",
+      lastGoodRevision: "main@sha1:aaaa",
+    });
     applyPlan(known, plan, new Map());
-    const again = makeKustomization({ ready: "False", reason: "BuildFailed", message: "kustomize build failed: y", ltt: "2026-11-21T11:30:00Z" });
+    const again = makeKustomization({
+      ready: "False",
+      reason: "BuildFailed",
+      message: "kustomize build failed: y",
+      ltt: "2026-11-21T11:30:00Z",
+    });
     const plan2 = planObjectWrites(known, [again], ALL, "2026-11-21T12:05:00.000Z");
     expect(plan2.transitions[0]).toMatchObject({ fields: ["message"], at: "2026-11-21T12:05:00.000Z" });
     expect(plan2.upserts[0].firstFailedAt).toBe("2026-11-21T11:30:00.000Z");
@@ -90,7 +122,10 @@ describe("planObjectWrites", () => {
   it("records suspend and revision changes", () => {
     const known = remember([makeKustomization()]);
     expect(planObjectWrites(known, [makeKustomization({ suspend: true })], ALL, T1).transitions[0].fields).toEqual(["health", "suspend"]);
-    expect(planObjectWrites(known, [makeKustomization({ revision: "main@sha1:bbbb" })], ALL, T1).transitions[0].fields).toEqual(["message", "revision"]);
+    expect(planObjectWrites(known, [makeKustomization({ revision: "main@sha1:bbbb" })], ALL, T1).transitions[0].fields).toEqual([
+      "message",
+      "revision",
+    ]);
   });
 });
 
@@ -106,7 +141,17 @@ describe("healthCounts", () => {
     id: "1",
     kind,
     hash: "h",
-    cared: { health, readyStatus: null, readyReason: null, readyMessage: null, attemptedRevision: null, appliedRevision: null, chartVersion: null, appVersion: null, suspended: false },
+    cared: {
+      health,
+      readyStatus: null,
+      readyReason: null,
+      readyMessage: null,
+      attemptedRevision: null,
+      appliedRevision: null,
+      chartVersion: null,
+      appVersion: null,
+      suspended: false,
+    },
     firstFailedAt: null,
     lastReadyAt: null,
     lastGoodRevision: null,

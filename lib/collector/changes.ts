@@ -115,7 +115,14 @@ export function planObjectWrites(
         lastReadyAt: isReady ? at : (before?.lastReadyAt ?? null),
         lastGoodRevision: isReady && record.appliedRevision ? record.appliedRevision : (before?.lastGoodRevision ?? null),
       });
-      plan.transitions.push({ key, at, change: "created", fields: ["created"], previousHealth: before ? before.cared.health : null, cared });
+      plan.transitions.push({
+        key,
+        at,
+        change: "created",
+        fields: ["created"],
+        previousHealth: before ? before.cared.health : null,
+        cared,
+      });
       continue;
     }
     const fields = changedFields(before.cared, cared);
@@ -138,7 +145,14 @@ export function planObjectWrites(
   for (const [key, before] of known) {
     if (before.deleted || seen.has(key) || !listedKinds.has(before.kind as FluxKind)) continue;
     plan.deletions.push(key);
-    plan.transitions.push({ key, at: pollTime, change: "deleted", fields: ["deleted"], previousHealth: before.cared.health, cared: before.cared });
+    plan.transitions.push({
+      key,
+      at: pollTime,
+      change: "deleted",
+      fields: ["deleted"],
+      previousHealth: before.cared.health,
+      cared: before.cared,
+    });
   }
   return plan;
 }

@@ -38,10 +38,15 @@ export interface ConnectionContext {
 async function eksToken(ctx: ConnectionContext, eksName: string, region: string): Promise<string> {
   if (!ctx.aws) throw new ClusterRequestError("no AWS identity configured for EKS tokens (set EKS_REGIONS or AWS credentials)", "auth");
   const { credentials, roleArn } = await ctx.aws.forCluster(eksName, region).catch((err: unknown) => {
-    throw new ClusterRequestError(`AWS credentials unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`, "auth");
+    throw new ClusterRequestError(
+      `AWS credentials unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
+      "auth",
+    );
   });
   const key = `${roleArn ?? credentials.accessKeyId}|${region}|${eksName}`;
-  const { token } = await ctx.tokens.get(key, () => mintEksToken({ clusterName: eksName, region, credentials, stsEndpoint: ctx.stsEndpoint }));
+  const { token } = await ctx.tokens.get(key, () =>
+    mintEksToken({ clusterName: eksName, region, credentials, stsEndpoint: ctx.stsEndpoint }),
+  );
   return token;
 }
 
@@ -60,13 +65,21 @@ export async function kubeconfigFor(cluster: ClusterAccess, ctx: ConnectionConte
         lastError = new ClusterRequestError(`EKS cluster ${name} has no endpoint yet`, "other");
         continue;
       }
-      return fromParts({ name: cluster.name, server: info.endpoint, caData: info.caData ?? undefined, token: await eksToken(ctx, name, region) });
+      return fromParts({
+        name: cluster.name,
+        server: info.endpoint,
+        caData: info.caData ?? undefined,
+        token: await eksToken(ctx, name, region),
+      });
     }
     if (!path.secretNamespace || !path.secretName) continue;
     const secret = await ctx.secrets.get(path.secretNamespace, path.secretName);
     if (!secret) {
       // Crossplane writes it once the cluster exists: usually a cluster still being created (or failing to be).
-      lastError = new ClusterRequestError(`connection secret ${path.secretNamespace}/${path.secretName} not found (cluster not provisioned yet?)`, "other");
+      lastError = new ClusterRequestError(
+        `connection secret ${path.secretNamespace}/${path.secretName} not found (cluster not provisioned yet?)`,
+        "other",
+      );
       continue;
     }
     try {

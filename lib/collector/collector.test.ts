@@ -14,7 +14,8 @@ import { useTestDatabase } from "../testing/db";
 const run = promisify(execFile);
 const db = useTestDatabase();
 const MINUTE = 60_000;
-const KINDS = "kustomizations.kustomize.toolkit.fluxcd.io,helmreleases.helm.toolkit.fluxcd.io,gitrepositories.source.toolkit.fluxcd.io,ocirepositories.source.toolkit.fluxcd.io,helmrepositories.source.toolkit.fluxcd.io,helmcharts.source.toolkit.fluxcd.io";
+const KINDS =
+  "kustomizations.kustomize.toolkit.fluxcd.io,helmreleases.helm.toolkit.fluxcd.io,gitrepositories.source.toolkit.fluxcd.io,ocirepositories.source.toolkit.fluxcd.io,helmrepositories.source.toolkit.fluxcd.io,helmcharts.source.toolkit.fluxcd.io";
 
 let sim: RunningSimulator;
 let fleet: SimFleet;
@@ -23,20 +24,30 @@ let outDir: string;
 interface Served {
   kind: string;
   metadata: { namespace: string; name: string };
-  status?: { conditions?: Array<{ type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }>; lastAppliedRevision?: string; artifact?: { revision?: string } };
+  status?: {
+    conditions?: Array<{ type: string; status: string; reason?: string; message?: string; lastTransitionTime?: string }>;
+    lastAppliedRevision?: string;
+    artifact?: { revision?: string };
+  };
 }
 
 /** What kubectl sees in one cluster (admin token, independent of the collector's credentials). */
 async function kubectlObjects(cluster: string): Promise<Served[]> {
-  const { stdout } = await run("kubectl", ["--kubeconfig", sim.fleetKubeconfigPath, "--context", cluster, "--request-timeout=20s", "get", KINDS, "-A", "-o", "json"], {
-    maxBuffer: 64 * 1024 * 1024,
-    env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", HOME: outDir, KUBECACHEDIR: path.join(outDir, "kube-cache") },
-  });
+  const { stdout } = await run(
+    "kubectl",
+    ["--kubeconfig", sim.fleetKubeconfigPath, "--context", cluster, "--request-timeout=20s", "get", KINDS, "-A", "-o", "json"],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+      env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", HOME: outDir, KUBECACHEDIR: path.join(outDir, "kube-cache") },
+    },
+  );
   return (JSON.parse(stdout) as { items: Served[] }).items;
 }
 
 /** Runs `collector --once` as its own process; returns its summary and log lines. */
-function collectOnce(extraEnv: Record<string, string> = {}): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
+function collectOnce(
+  extraEnv: Record<string, string> = {},
+): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
   const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
     cwd: process.cwd(),
     env: {
@@ -124,9 +135,15 @@ afterAll(async () => {
 describe("collector against the fleet simulator", () => {
   it("fills Postgres with every cluster and object the simulator serves, and records the expired token as such", async () => {
     const { summary } = await collectOnce();
-    const clusters = await q<{ name: string; role: string; lifecycle: string; lastErrorKind: string | null; lastError: string | null; lastSuccessAt: Date | null; objectCount: number }>(
-      `SELECT name, role, lifecycle, "lastErrorKind", "lastError", "lastSuccessAt", "objectCount" FROM cluster ORDER BY name`,
-    );
+    const clusters = await q<{
+      name: string;
+      role: string;
+      lifecycle: string;
+      lastErrorKind: string | null;
+      lastError: string | null;
+      lastSuccessAt: Date | null;
+      objectCount: number;
+    }>(`SELECT name, role, lifecycle, "lastErrorKind", "lastError", "lastSuccessAt", "objectCount" FROM cluster ORDER BY name`);
     expect(summary.clusters).toBe(clusters.length);
     const running = sim.clusters.map((c) => c.name);
     expect(clusters.map((c) => c.name)).toEqual(expect.arrayContaining(running));
@@ -139,7 +156,10 @@ describe("collector against the fleet simulator", () => {
         [extra.name],
       );
       expect(provisioners.length, extra.name).toBeGreaterThan(0);
-      expect(provisioners.some((p) => p.ready !== "True"), extra.name).toBe(true);
+      expect(
+        provisioners.some((p) => p.ready !== "True"),
+        extra.name,
+      ).toBe(true);
       expect(extra.lastSuccessAt).toBeNull();
       expect(extra.lastError).toMatch(/connection secret .* not found/);
     }
@@ -147,7 +167,15 @@ describe("collector against the fleet simulator", () => {
 
     const expired = fleet.facts.expiredToken!.cluster;
     for (const cluster of sim.clusters) {
-      const stored = await q<{ kind: string; namespace: string; name: string; readyStatus: string | null; readyReason: string | null; readyMessage: string | null; appliedRevision: string | null }>(
+      const stored = await q<{
+        kind: string;
+        namespace: string;
+        name: string;
+        readyStatus: string | null;
+        readyReason: string | null;
+        readyMessage: string | null;
+        appliedRevision: string | null;
+      }>(
         `SELECT o.kind, o.namespace, o.name, o."readyStatus", o."readyReason", o."readyMessage", o."appliedRevision"
            FROM flux_object o JOIN cluster c ON c.id = o."clusterId" WHERE c.name = $1 AND o."deletedAt" IS NULL`,
         [cluster.name],
@@ -185,31 +213,44 @@ describe("collector against the fleet simulator", () => {
            ) per GROUP BY kind) k)`);
     expect(mismatched).toEqual([]);
     // Every reachable cluster tells its Flux version (FluxReport or the flux-system namespace label).
-    const versions = await q<{ name: string; fluxVersion: string | null }>(`SELECT name, "fluxVersion" FROM cluster WHERE "lastSuccessAt" IS NOT NULL`);
+    const versions = await q<{ name: string; fluxVersion: string | null }>(
+      `SELECT name, "fluxVersion" FROM cluster WHERE "lastSuccessAt" IS NOT NULL`,
+    );
     for (const v of versions) expect(v.fluxVersion, v.name).toMatch(/^v2\.\d+\.\d+$/);
     // The cluster-info variables the Kustomizations substitute from; never values from the Secret they also name.
     const reference = fleet.facts.reference ?? sim.clusters.find((c) => c.role === "spoke" && c.name !== expired)!.name;
-    const [subs] = await q<{ substitutions: Record<string, Record<string, string>> }>(`SELECT substitutions FROM cluster WHERE name = $1`, [reference]);
+    const [subs] = await q<{ substitutions: Record<string, Record<string, string>> }>(`SELECT substitutions FROM cluster WHERE name = $1`, [
+      reference,
+    ]);
     expect(subs.substitutions["ConfigMap flux-system/cluster-info"]).toMatchObject({ cluster_name: reference });
     expect(JSON.stringify(subs.substitutions)).not.toMatch(/datadog|grafana_admin_password|hooks\.slack\.com/);
     // The Crossplane resources that provision spokes, with their conditions.
-    const provisioners = await q<{ kind: string; ready: string | null; synced: string | null }>(`SELECT kind, ready, synced FROM provisioning_resource`);
+    const provisioners = await q<{ kind: string; ready: string | null; synced: string | null }>(
+      `SELECT kind, ready, synced FROM provisioning_resource`,
+    );
     expect(new Set(provisioners.map((p) => p.kind))).toEqual(new Set(["Cluster", "ClusterAuth", "EKSCluster"]));
   }, 180_000);
 
   it("reaches an EKS-only spoke end to end through IRSA (web identity → STS → EKS API → presigned token)", async () => {
     const eksOnly = fleet.facts.eksOnly[0];
     expect(eksOnly).toBeDefined();
-    const [row] = await q<{ accessPaths: Array<{ via: string }>; eksArn: string | null; eksVersion: string | null; lastSuccessAt: Date | null; objectCount: number; region: string }>(
-      `SELECT "accessPaths", "eksArn", "eksVersion", "lastSuccessAt", "objectCount", region FROM cluster WHERE name = $1`,
-      [eksOnly],
-    );
+    const [row] = await q<{
+      accessPaths: Array<{ via: string }>;
+      eksArn: string | null;
+      eksVersion: string | null;
+      lastSuccessAt: Date | null;
+      objectCount: number;
+      region: string;
+    }>(`SELECT "accessPaths", "eksArn", "eksVersion", "lastSuccessAt", "objectCount", region FROM cluster WHERE name = $1`, [eksOnly]);
     expect(row.accessPaths.map((p) => p.via)).toEqual(["eks"]);
     expect(row.eksArn).toMatch(new RegExp(`^arn:aws:eks:${row.region}:\\d{12}:cluster/${eksOnly}$`));
     expect(row.lastSuccessAt).not.toBeNull();
     expect(row.objectCount).toBe((await kubectlObjects(eksOnly)).length);
     expect(row.eksVersion).toMatch(/^1\.\d+$/);
-    const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM node_group ng JOIN cluster c ON c.id = ng."clusterId" WHERE c.name = $1`, [eksOnly]);
+    const [{ n }] = await q<{ n: string }>(
+      `SELECT count(*) AS n FROM node_group ng JOIN cluster c ON c.id = ng."clusterId" WHERE c.name = $1`,
+      [eksOnly],
+    );
     expect(Number(n)).toBeGreaterThan(0);
   });
 
@@ -241,7 +282,16 @@ describe("collector against the fleet simulator", () => {
     );
     expect(Number(kept)).toBeGreaterThan(0);
 
-    const changes = await q<{ cluster: string; kind: string; namespace: string; name: string; at: Date; fields: string[]; health: string; previousHealth: string }>(
+    const changes = await q<{
+      cluster: string;
+      kind: string;
+      namespace: string;
+      name: string;
+      at: Date;
+      fields: string[];
+      health: string;
+      previousHealth: string;
+    }>(
       `SELECT c.name AS cluster, o.kind, o.namespace, o.name, t.at, t.fields, t.health, t."previousHealth"
          FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId" JOIN cluster c ON c.id = t."clusterId"
         WHERE t.id > $1 AND t.change = 'changed'`,
@@ -255,16 +305,22 @@ describe("collector against the fleet simulator", () => {
     const byCluster = new Map<string, Served[]>();
     for (const flip of flips) {
       if (!byCluster.has(flip.cluster)) byCluster.set(flip.cluster, await kubectlObjects(flip.cluster));
-      const served = byCluster.get(flip.cluster)!.find((s) => s.kind === flip.kind && s.metadata.namespace === flip.namespace && s.metadata.name === flip.name)!;
+      const served = byCluster
+        .get(flip.cluster)!
+        .find((s) => s.kind === flip.kind && s.metadata.namespace === flip.namespace && s.metadata.name === flip.name)!;
       const ready = served.status!.conditions!.find((c) => c.type === "Ready")!;
       expect(flip.at.toISOString(), `${flip.cluster} ${flip.kind}/${flip.name}`).toBe(new Date(ready.lastTransitionTime!).toISOString());
     }
-    const [{ failing }] = await q<{ failing: string }>(`SELECT count(*) AS failing FROM flux_object WHERE health = 'failing' AND "firstFailedAt" IS NULL`);
+    const [{ failing }] = await q<{ failing: string }>(
+      `SELECT count(*) AS failing FROM flux_object WHERE health = 'failing' AND "firstFailedAt" IS NULL`,
+    );
     expect(Number(failing)).toBe(0);
   }, 180_000);
 
   it("records injected faults as such while every other cluster is still collected", async () => {
-    const victim = sim.clusters.find((c) => c.role === "spoke" && c.name !== fleet.facts.unreachable!.cluster && c.name !== fleet.facts.expiredToken!.cluster)!.name;
+    const victim = sim.clusters.find(
+      (c) => c.role === "spoke" && c.name !== fleet.facts.unreachable!.cluster && c.name !== fleet.facts.expiredToken!.cluster,
+    )!.name;
     await sim.setFault(victim, { errorRate: 1 });
     try {
       const started = new Date();
@@ -275,7 +331,11 @@ describe("collector against the fleet simulator", () => {
       const hit = rows.find((r) => r.name === victim)!;
       expect(hit.lastErrorKind).toBe("http");
       expect(hit.lastErrorAt!.getTime()).toBeGreaterThanOrEqual(started.getTime());
-      const healthy = rows.filter((r) => sim.clusters.some((c) => c.name === r.name) && ![victim, fleet.facts.unreachable!.cluster, fleet.facts.expiredToken!.cluster].includes(r.name));
+      const healthy = rows.filter(
+        (r) =>
+          sim.clusters.some((c) => c.name === r.name) &&
+          ![victim, fleet.facts.unreachable!.cluster, fleet.facts.expiredToken!.cluster].includes(r.name),
+      );
       expect(healthy.length).toBeGreaterThan(5);
       expect(healthy.every((r) => r.lastSuccessAt && r.lastSuccessAt.getTime() >= started.getTime())).toBe(true);
     } finally {
@@ -284,7 +344,10 @@ describe("collector against the fleet simulator", () => {
   }, 180_000);
 
   it("never lets two collector processes poll the same cluster at once", async () => {
-    const [a, b] = await Promise.all([collectOnce({ COLLECTOR_REPLICA_ID: "replica-a" }), collectOnce({ COLLECTOR_REPLICA_ID: "replica-b" })]);
+    const [a, b] = await Promise.all([
+      collectOnce({ COLLECTOR_REPLICA_ID: "replica-a" }),
+      collectOnce({ COLLECTOR_REPLICA_ID: "replica-b" }),
+    ]);
     const intervals = new Map<string, Array<{ replica: string; start: number; end: number }>>();
     for (const { logs } of [a, b]) {
       const open = new Map<string, number>();
@@ -316,10 +379,16 @@ describe("collector against the fleet simulator", () => {
   it("re-polls a nudged cluster at once, serves /metrics, and on SIGTERM gives its leases back and exits", async () => {
     const metricsPort = 20000 + Math.floor(Math.random() * 20000);
     // A long interval: after the first cycle, only a nudge makes it poll again.
-    const collector = startCollector({ COLLECTOR_INTERVAL_SECONDS: "3600", COLLECTOR_METRICS_PORT: String(metricsPort), COLLECTOR_REPLICA_ID: "long-running" });
+    const collector = startCollector({
+      COLLECTOR_INTERVAL_SECONDS: "3600",
+      COLLECTOR_METRICS_PORT: String(metricsPort),
+      COLLECTOR_REPLICA_ID: "long-running",
+    });
     try {
       await until("the first cycle", async () => collector.logs().some((l) => l.msg === "cycle finished"));
-      const target = sim.clusters.find((c) => c.role === "spoke" && c.name !== fleet.facts.unreachable!.cluster && c.name !== fleet.facts.expiredToken!.cluster)!.name;
+      const target = sim.clusters.find(
+        (c) => c.role === "spoke" && c.name !== fleet.facts.unreachable!.cluster && c.name !== fleet.facts.expiredToken!.cluster,
+      )!.name;
       const pollsBefore = collector.logs().filter((l) => l.cluster === target && l.event === "poll-start").length;
       const [{ id }] = await q<{ id: string }>(
         `INSERT INTO collector_nudge ("clusterName", kind, namespace, name, reason) VALUES ($1, 'Kustomization', 'flux-system', 'apps', 'webhook') RETURNING id::text AS id`,
@@ -336,11 +405,20 @@ describe("collector against the fleet simulator", () => {
       expect(collector.logs().filter((l) => l.msg === "cycle finished")).toHaveLength(1);
 
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-      for (const name of ["crows_nest_collector_cycle_seconds", "crows_nest_clusters", "crows_nest_flux_objects", "crows_nest_collector_requests_total", "crows_nest_collector_errors_total", "crows_nest_collector_rows_written_total"]) {
+      for (const name of [
+        "crows_nest_collector_cycle_seconds",
+        "crows_nest_clusters",
+        "crows_nest_flux_objects",
+        "crows_nest_collector_requests_total",
+        "crows_nest_collector_errors_total",
+        "crows_nest_collector_rows_written_total",
+      ]) {
         expect(metrics).toContain(name);
       }
       expect(metrics).toMatch(/crows_nest_clusters\{reachability="reachable"\} \d+/);
-      const [{ held }] = await q<{ held: string }>(`SELECT count(*) AS held FROM collector_lease WHERE holder = 'long-running' AND "clusterId" > 0`);
+      const [{ held }] = await q<{ held: string }>(
+        `SELECT count(*) AS held FROM collector_lease WHERE holder = 'long-running' AND "clusterId" > 0`,
+      );
       expect(Number(held)).toBeGreaterThan(0);
 
       collector.child.kill("SIGTERM");

@@ -12,7 +12,18 @@ import { createClusterClient, releaseAgents } from "../kube/client";
 import { ClusterRequestError } from "../kube/errors";
 import { objectKey } from "../kube/flux";
 import type { Logger } from "../logger";
-import { kubeVersionChanges, listClusters, markGoneClusters, recordPollFailure, recordPollSuccesses, recordVersionChanges, type PollSuccess, upsertDiscoveredClusters, upsertProvisioners, type ClusterRow } from "../db/writes/clusters";
+import {
+  kubeVersionChanges,
+  listClusters,
+  markGoneClusters,
+  recordPollFailure,
+  recordPollSuccesses,
+  recordVersionChanges,
+  type PollSuccess,
+  upsertDiscoveredClusters,
+  upsertProvisioners,
+  type ClusterRow,
+} from "../db/writes/clusters";
 import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEksSnapshot, writeEksVersions } from "../db/writes/eks";
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
@@ -157,12 +168,18 @@ export class Collector {
   }
 
   private hubClient() {
-    return createClusterClient(`hub:${this.settings.hubName}`, this.settings.hubConfig, { timeoutMs: this.settings.requestTimeoutMs, onRequest: () => this.requestsThisCycle++ });
+    return createClusterClient(`hub:${this.settings.hubName}`, this.settings.hubConfig, {
+      timeoutMs: this.settings.requestTimeoutMs,
+      onRequest: () => this.requestsThisCycle++,
+    });
   }
 
   /** For jobs in this process (operator actions): a client with the connection secret re-read. */
   async clientByName(name: string) {
-    const { rows } = await this.db.query<ClusterAccess>(`SELECT name, role, "accessPaths", "eksName", region, endpoint FROM cluster WHERE name = $1`, [name]);
+    const { rows } = await this.db.query<ClusterAccess>(
+      `SELECT name, role, "accessPaths", "eksName", region, endpoint FROM cluster WHERE name = $1`,
+      [name],
+    );
     if (!rows[0]) throw new ClusterRequestError(`unknown cluster ${name}`, "other");
     return connectCluster(rows[0], this.connectionContext(new SecretStore(this.hubClient())));
   }
@@ -192,11 +209,15 @@ export class Collector {
     let rowsWritten = 0;
     if (discovery) {
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
-      const byCluster = new Map<number, typeof discovery.clusters[number]["provisioners"]>();
+      const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
       for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
       rowsWritten += await upsertProvisioners(this.db, byCluster);
       if (discovery.complete) {
-        const gone = await markGoneClusters(this.db, discovery.clusters.map((c) => c.name), new Date());
+        const gone = await markGoneClusters(
+          this.db,
+          discovery.clusters.map((c) => c.name),
+          new Date(),
+        );
         if (gone.length) this.log.info({ clusters: gone }, "clusters left the fleet; marked gone");
       }
     }
@@ -261,7 +282,12 @@ export class Collector {
     const share = this.settings.fullCycle ? clusters.length : Math.ceil(clusters.length / replicas);
     const ids = clusters.map((c) => c.id);
     const heldNow = new Set(
-      (await this.db.query<{ clusterId: number }>(`SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now() AND "clusterId" > 0`, [this.replica])).rows.map((r) => r.clusterId),
+      (
+        await this.db.query<{ clusterId: number }>(
+          `SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now() AND "clusterId" > 0`,
+          [this.replica],
+        )
+      ).rows.map((r) => r.clusterId),
     );
     // Holding more than a fair share (a replica joined): give the excess back.
     const heldClusters = ids.filter((id) => heldNow.has(id));
@@ -334,7 +360,12 @@ export class Collector {
     }
   }
 
-  private async pollClusterInner(cluster: ClusterRow, log: Logger, started: number, at: Date): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
+  private async pollClusterInner(
+    cluster: ClusterRow,
+    log: Logger,
+    started: number,
+    at: Date,
+  ): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
     let rowsWritten = 0;
     let historyRows = 0;
     let requests = 0;
@@ -343,7 +374,9 @@ export class Collector {
       const client = await connectCluster(cluster, this.connectionContext(this.secrets ?? new SecretStore(this.hubClient())));
       this.timing.connectMs += Date.now() - t;
       t = Date.now();
-      const factsDue = Date.now() - (this.lastFactsPoll.get(cluster.id) ?? 0) >= (this.settings.factsIntervalSeconds ?? DEFAULT_FACTS_INTERVAL_SECONDS) * 1000;
+      const factsDue =
+        Date.now() - (this.lastFactsPoll.get(cluster.id) ?? 0) >=
+        (this.settings.factsIntervalSeconds ?? DEFAULT_FACTS_INTERVAL_SECONDS) * 1000;
       const poll = await pollKube(cluster.name, client, this.versions, { pageSize: this.settings.pageSize, clusterFacts: factsDue });
       if (factsDue) this.lastFactsPoll.set(cluster.id, Date.now());
       this.timing.kubeMs += Date.now() - t;
@@ -368,7 +401,10 @@ export class Collector {
 
       const changedEvents = poll.events
         .filter((e) => state.events.get(e.uid) !== eventSignature(e))
-        .map((e) => ({ ...e, objectId: state.known.get(objectKey({ kind: e.involvedKind, namespace: e.involvedNamespace, name: e.involvedName }))?.id ?? null }));
+        .map((e) => ({
+          ...e,
+          objectId: state.known.get(objectKey({ kind: e.involvedKind, namespace: e.involvedNamespace, name: e.involvedName }))?.id ?? null,
+        }));
       if (changedEvents.length) {
         const n = await upsertEvents(this.db, cluster.id, changedEvents);
         for (const e of changedEvents) state.events.set(e.uid, eventSignature(e));
@@ -411,7 +447,10 @@ export class Collector {
       });
       return { ok: !poll.error, objects: poll.records.length, rowsWritten, historyRows };
     } catch (err) {
-      const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(err instanceof Error ? err.message.split("\n")[0] : String(err), "other");
+      const e =
+        err instanceof ClusterRequestError
+          ? err
+          : new ClusterRequestError(err instanceof Error ? err.message.split("\n")[0] : String(err), "other");
       await recordPollFailure(this.db, cluster.id, at, { message: e.message, kind: e.kind }, Date.now() - started).catch(() => {});
       this.metrics?.errors.inc({ cluster: cluster.name, kind: e.kind });
       log.warn({ kind: e.kind, error: e.message }, "cluster poll failed");
@@ -451,7 +490,9 @@ export class Collector {
           return 0;
         });
       }
-      const { rows } = await this.db.query<{ v: string }>(`SELECT DISTINCT "eksVersion" AS v FROM cluster WHERE "eksVersion" IS NOT NULL AND lifecycle = 'active'`);
+      const { rows } = await this.db.query<{ v: string }>(
+        `SELECT DISTINCT "eksVersion" AS v FROM cluster WHERE "eksVersion" IS NOT NULL AND lifecycle = 'active'`,
+      );
       const inUse = new Set(rows.map((r) => r.v));
       // The next version too: "latest compatible after the upgrade".
       for (const v of [...inUse]) {
@@ -475,9 +516,9 @@ export class Collector {
     }
     if (this.hooks.refreshUpstreamVersions && Date.now() - this.lastUpstreamAt > HOUR) {
       this.lastUpstreamAt = Date.now();
-      await this.hooks.refreshUpstreamVersions(this.db, this.log.child({ component: "upstream" })).catch((err) =>
-        this.log.warn({ error: String(err) }, "upstream chart versions refresh failed"),
-      );
+      await this.hooks
+        .refreshUpstreamVersions(this.db, this.log.child({ component: "upstream" }))
+        .catch((err) => this.log.warn({ error: String(err) }, "upstream chart versions refresh failed"));
     }
     void clusters;
     return written;

@@ -35,16 +35,38 @@ const secret = (namespace: string, name: string, data: Record<string, string>, e
 describe("discovery", () => {
   it("names a cluster from the kubeconfig entry, parsing an EKS ARN", () => {
     const arn = "arn:aws:eks:eu-west-1:111122223333:cluster/prod-a";
-    const c = candidateFromSecret({ namespace: "flux-system", name: "prod-a-kubeconfig" }, "flux-secret", secret("flux-system", "prod-a-kubeconfig", { value: kubeconfig(arn, "https://a.example:443") }), undefined, {});
-    expect(c).toMatchObject({ name: "prod-a", eksArn: arn, region: "eu-west-1", accountId: "111122223333", endpoint: "https://a.example:443" });
+    const c = candidateFromSecret(
+      { namespace: "flux-system", name: "prod-a-kubeconfig" },
+      "flux-secret",
+      secret("flux-system", "prod-a-kubeconfig", { value: kubeconfig(arn, "https://a.example:443") }),
+      undefined,
+      {},
+    );
+    expect(c).toMatchObject({
+      name: "prod-a",
+      eksArn: arn,
+      region: "eu-west-1",
+      accountId: "111122223333",
+      endpoint: "https://a.example:443",
+    });
   });
 
   it("honours the cluster-name annotation and environment/team labels on a labelled secret", () => {
-    const s = secret("fleet", "x", { value: kubeconfig("whatever", "https://x.example") }, {
-      annotations: { "crows-nest.io/cluster-name": "dev-x", "crows-nest.io/region": "us-east-1" },
-      labels: { "crows-nest.io/environment": "dev", "crows-nest.io/team": "data" },
+    const s = secret(
+      "fleet",
+      "x",
+      { value: kubeconfig("whatever", "https://x.example") },
+      {
+        annotations: { "crows-nest.io/cluster-name": "dev-x", "crows-nest.io/region": "us-east-1" },
+        labels: { "crows-nest.io/environment": "dev", "crows-nest.io/team": "data" },
+      },
+    );
+    expect(candidateFromSecret({ namespace: "fleet", name: "x" }, "label-secret", s, undefined, {})).toMatchObject({
+      name: "dev-x",
+      region: "us-east-1",
+      env: "dev",
+      team: "data",
     });
-    expect(candidateFromSecret({ namespace: "fleet", name: "x" }, "label-secret", s, undefined, {})).toMatchObject({ name: "dev-x", region: "us-east-1", env: "dev", team: "data" });
   });
 
   it("keeps a Crossplane resource whose connection secret holds only endpoint and CA (EKS token path)", () => {
@@ -52,20 +74,67 @@ describe("discovery", () => {
       apiVersion: "eks.aws.crossplane.io/v1beta1",
       kind: "Cluster",
       metadata: { name: "mr-1", annotations: { "crossplane.io/external-name": "staging-b" } },
-      spec: { forProvider: { region: "eu-central-1" }, writeConnectionSecretToRef: { namespace: "crossplane-system", name: "staging-b-conn" } },
-      status: { conditions: [{ type: "Ready", status: "False", reason: "Creating" }, { type: "Synced", status: "True", reason: "ReconcileSuccess" }] },
+      spec: {
+        forProvider: { region: "eu-central-1" },
+        writeConnectionSecretToRef: { namespace: "crossplane-system", name: "staging-b-conn" },
+      },
+      status: {
+        conditions: [
+          { type: "Ready", status: "False", reason: "Creating" },
+          { type: "Synced", status: "True", reason: "ReconcileSuccess" },
+        ],
+      },
     });
-    expect(provisioner).toMatchObject({ ready: "False", readyReason: "Creating", synced: "True", secretName: "staging-b-conn", eksName: "staging-b", region: "eu-central-1" });
-    const c = candidateFromSecret({ namespace: "crossplane-system", name: "staging-b-conn" }, "crossplane-secret", secret("crossplane-system", "staging-b-conn", { endpoint: "https://b.example" }), provisioner, {});
+    expect(provisioner).toMatchObject({
+      ready: "False",
+      readyReason: "Creating",
+      synced: "True",
+      secretName: "staging-b-conn",
+      eksName: "staging-b",
+      region: "eu-central-1",
+    });
+    const c = candidateFromSecret(
+      { namespace: "crossplane-system", name: "staging-b-conn" },
+      "crossplane-secret",
+      secret("crossplane-system", "staging-b-conn", { endpoint: "https://b.example" }),
+      provisioner,
+      {},
+    );
     expect(c).toMatchObject({ name: "staging-b", endpoint: "https://b.example", region: "eu-central-1" });
   });
 
   it("merges one cluster seen through several paths (ARN, endpoint, name) and keeps every access path", () => {
     const arn = "arn:aws:eks:eu-west-1:111122223333:cluster/prod-a";
-    const fromFlux = candidateFromSecret({ namespace: "flux-system", name: "a" }, "flux-secret", secret("flux-system", "a", { value: kubeconfig("prod-a", "https://a.example") }), undefined, {})!;
-    const fromCrossplane = candidateFromSecret({ namespace: "crossplane-system", name: "b" }, "crossplane-secret", secret("crossplane-system", "b", { kubeconfig: kubeconfig(arn, "https://A.example:443") }), undefined, {})!;
-    const fromEks = { ...fromFlux, via: "eks" as const, path: { via: "eks" as const, region: "eu-west-1" }, endpoint: "https://a.example", eksArn: arn, eksName: "prod-a", region: "eu-west-1" };
-    const other = candidateFromSecret({ namespace: "flux-system", name: "c" }, "flux-secret", secret("flux-system", "c", { value: kubeconfig("prod-c", "https://c.example") }), undefined, {})!;
+    const fromFlux = candidateFromSecret(
+      { namespace: "flux-system", name: "a" },
+      "flux-secret",
+      secret("flux-system", "a", { value: kubeconfig("prod-a", "https://a.example") }),
+      undefined,
+      {},
+    )!;
+    const fromCrossplane = candidateFromSecret(
+      { namespace: "crossplane-system", name: "b" },
+      "crossplane-secret",
+      secret("crossplane-system", "b", { kubeconfig: kubeconfig(arn, "https://A.example:443") }),
+      undefined,
+      {},
+    )!;
+    const fromEks = {
+      ...fromFlux,
+      via: "eks" as const,
+      path: { via: "eks" as const, region: "eu-west-1" },
+      endpoint: "https://a.example",
+      eksArn: arn,
+      eksName: "prod-a",
+      region: "eu-west-1",
+    };
+    const other = candidateFromSecret(
+      { namespace: "flux-system", name: "c" },
+      "flux-secret",
+      secret("flux-system", "c", { value: kubeconfig("prod-c", "https://c.example") }),
+      undefined,
+      {},
+    )!;
     const merged = mergeCandidates([fromEks, fromCrossplane, other, fromFlux]);
     expect(merged.map((c) => c.name).sort()).toEqual(["prod-a", "prod-c"]);
     const a = merged.find((c) => c.name === "prod-a")!;

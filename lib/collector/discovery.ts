@@ -4,7 +4,16 @@
 // through several paths is merged into one (by EKS ARN, endpoint, then name).
 import type { EksApi, EksClusterInfo } from "../aws/eks";
 import type { KubeClusterClient } from "../kube/client";
-import { compositeKindsFromXrds, connectionSecretOf, fluxKubeconfigRef, preferredVersions, PROVISIONER_KINDS, servedVersion, toProvisioningRecord, type ProvisionerKind } from "../kube/crossplane";
+import {
+  compositeKindsFromXrds,
+  connectionSecretOf,
+  fluxKubeconfigRef,
+  preferredVersions,
+  PROVISIONER_KINDS,
+  servedVersion,
+  toProvisioningRecord,
+  type ProvisionerKind,
+} from "../kube/crossplane";
 import { FLUX_KINDS } from "../kube/flux";
 import { kubeconfigFromSecret, normaliseEndpoint, parseEksArn } from "../kube/kubeconfig";
 import { listAll } from "../kube/list";
@@ -60,10 +69,12 @@ export class SecretStore {
   async get(namespace: string, name: string): Promise<SecretData | undefined> {
     const key = `${namespace}/${name}`;
     if (!this.byKey.has(key) && !this.loadedNamespaces.has(namespace)) {
-      const raw = await this.hub.getJson<Raw>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`).catch((err) => {
-        if ((err as { status?: number }).status === 404) return undefined;
-        throw err;
-      });
+      const raw = await this.hub
+        .getJson<Raw>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(name)}`)
+        .catch((err) => {
+          if ((err as { status?: number }).status === 404) return undefined;
+          throw err;
+        });
       if (raw) this.add(raw);
     }
     return this.byKey.get(key);
@@ -170,7 +181,9 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   const xrdVersion = servedVersion(served, "apiextensions.crossplane.io", ["v2", "v1"]);
   if (xrdVersion) {
     try {
-      kinds.push(...compositeKindsFromXrds(await listAll(hub, `/apis/apiextensions.crossplane.io/${xrdVersion}/compositeresourcedefinitions`)));
+      kinds.push(
+        ...compositeKindsFromXrds(await listAll(hub, `/apis/apiextensions.crossplane.io/${xrdVersion}/compositeresourcedefinitions`)),
+      );
     } catch (err) {
       note("listing CompositeResourceDefinitions", err);
     }
@@ -182,7 +195,12 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
       for (const item of await listAll(hub, `/apis/${kind.group}/${version}/${kind.plural}`)) {
         const ref = connectionSecretOf(item);
         const provisioner = toProvisioningRecord(item);
-        refs.push({ ref: ref ?? { namespace: "", name: "" }, via: "crossplane-secret", provisioner, labels: obj(obj(item.metadata).labels) as Record<string, string> });
+        refs.push({
+          ref: ref ?? { namespace: "", name: "" },
+          via: "crossplane-secret",
+          provisioner,
+          labels: obj(obj(item.metadata).labels) as Record<string, string>,
+        });
       }
     } catch (err) {
       // A group can be served without this kind (e.g. Upbound's ClusterAuth without Cluster).
@@ -216,26 +234,26 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
       const names = await api.listClusters();
       // DescribeCluster a few at a time: a thousand at once only times out (and AWS throttles).
       await mapLimit(names, 8, async (name) => {
-          try {
-            const info = await input.describe(api, name);
-            eksInfo.set(`${api.region}/${name}`, info);
-            candidates.push({
-              name,
-              via: "eks",
-              path: { via: "eks", region: api.region },
-              endpoint: info.endpoint,
-              eksArn: info.arn,
-              eksName: name,
-              region: api.region,
-              accountId: info.accountId,
-              env: pick(info.tags, ENV_LABELS),
-              team: pick(info.tags, TEAM_LABELS),
-              labels: {},
-              provisioners: [],
-            });
-          } catch (err) {
-            note(`DescribeCluster ${name} in ${api.region}`, err);
-          }
+        try {
+          const info = await input.describe(api, name);
+          eksInfo.set(`${api.region}/${name}`, info);
+          candidates.push({
+            name,
+            via: "eks",
+            path: { via: "eks", region: api.region },
+            endpoint: info.endpoint,
+            eksArn: info.arn,
+            eksName: name,
+            region: api.region,
+            accountId: info.accountId,
+            env: pick(info.tags, ENV_LABELS),
+            team: pick(info.tags, TEAM_LABELS),
+            labels: {},
+            provisioners: [],
+          });
+        } catch (err) {
+          note(`DescribeCluster ${name} in ${api.region}`, err);
+        }
       });
     } catch (err) {
       note(`ListClusters in ${api.region}`, err);
@@ -335,7 +353,8 @@ export function mergeCandidates(candidates: Candidate[]): DiscoveredCluster[] {
     match.team ??= c.team;
     match.labels = { ...c.labels, ...match.labels };
     for (const p of c.provisioners) {
-      if (!match.provisioners.some((q) => q.kind === p.kind && q.namespace === p.namespace && q.name === p.name)) match.provisioners.push(p);
+      if (!match.provisioners.some((q) => q.kind === p.kind && q.namespace === p.namespace && q.name === p.name))
+        match.provisioners.push(p);
     }
   }
   // A hub-only secret ref with no secret and no provisioner names nothing useful; the hub keeps its name.

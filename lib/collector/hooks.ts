@@ -24,11 +24,13 @@ export async function loadHooks(log: Logger): Promise<Hooks> {
     log.warn({ error: String(err) }, "operator actions module failed to load");
     return undefined;
   });
-  if (typeof actions?.processOperatorActions === "function") hooks.processOperatorActions = actions.processOperatorActions as Hooks["processOperatorActions"];
+  if (typeof actions?.processOperatorActions === "function")
+    hooks.processOperatorActions = actions.processOperatorActions as Hooks["processOperatorActions"];
   const upstream = await optional(new URL("./upstream/index.ts", import.meta.url).href).catch((err) => {
     log.warn({ error: String(err) }, "upstream versions module failed to load");
     return undefined;
   });
-  if (typeof upstream?.refreshUpstreamVersions === "function") hooks.refreshUpstreamVersions = upstream.refreshUpstreamVersions as Hooks["refreshUpstreamVersions"];
+  if (typeof upstream?.refreshUpstreamVersions === "function")
+    hooks.refreshUpstreamVersions = upstream.refreshUpstreamVersions as Hooks["refreshUpstreamVersions"];
   return hooks;
 }

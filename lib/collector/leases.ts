@@ -21,7 +21,9 @@ export function heartbeatLeaseId(holder: string): number {
 /** Renews this replica's heartbeat and returns how many replicas are alive (itself included). */
 export async function liveReplicas(db: Db, holder: string, ttlSeconds: number): Promise<number> {
   await acquireLeases(db, holder, [heartbeatLeaseId(holder)], ttlSeconds);
-  const { rows } = await db.query<{ n: string }>(`SELECT count(DISTINCT holder) AS n FROM collector_lease WHERE "clusterId" <= -2 AND "expiresAt" > now()`);
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(DISTINCT holder) AS n FROM collector_lease WHERE "clusterId" <= -2 AND "expiresAt" > now()`,
+  );
   return Math.max(1, Number(rows[0].n));
 }
 
@@ -29,7 +31,13 @@ export async function liveReplicas(db: Db, holder: string, ttlSeconds: number): 
  * Takes or extends leases on `clusterIds` for `holder`; returns the ids now held. `maxNew` caps how many
  * leases not already ours are taken (a fair share across replicas).
  */
-export async function acquireLeases(db: Db, holder: string, clusterIds: number[], ttlSeconds: number, maxNew = Number.MAX_SAFE_INTEGER): Promise<number[]> {
+export async function acquireLeases(
+  db: Db,
+  holder: string,
+  clusterIds: number[],
+  ttlSeconds: number,
+  maxNew = Number.MAX_SAFE_INTEGER,
+): Promise<number[]> {
   if (!clusterIds.length) return [];
   const { rows: mine } = await db.query<{ clusterId: number }>(
     `UPDATE collector_lease SET "expiresAt" = now() + make_interval(secs => $3)
@@ -65,7 +73,8 @@ export async function renewLease(db: Db, holder: string, clusterId: number, ttlS
 /** Gives leases back (on shutdown, or when holding more than a fair share). */
 export async function releaseLeases(db: Db, holder: string, clusterIds?: number[]): Promise<void> {
   if (clusterIds) {
-    if (clusterIds.length) await db.query(`DELETE FROM collector_lease WHERE holder = $1 AND "clusterId" = ANY($2::int[])`, [holder, clusterIds]);
+    if (clusterIds.length)
+      await db.query(`DELETE FROM collector_lease WHERE holder = $1 AND "clusterId" = ANY($2::int[])`, [holder, clusterIds]);
   } else {
     await db.query(`DELETE FROM collector_lease WHERE holder = $1`, [holder]);
   }
@@ -73,6 +82,9 @@ export async function releaseLeases(db: Db, holder: string, clusterIds?: number[
 
 /** Cluster ids whose live lease this holder has. */
 export async function heldLeases(db: Db, holder: string): Promise<number[]> {
-  const { rows } = await db.query<{ clusterId: number }>(`SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now()`, [holder]);
+  const { rows } = await db.query<{ clusterId: number }>(
+    `SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now()`,
+    [holder],
+  );
   return rows.map((r) => r.clusterId);
 }

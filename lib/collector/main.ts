@@ -30,7 +30,11 @@ async function main(): Promise<void> {
   const database = await ensureDatabase((line) => log.debug({ postgres: line }));
   resetEnvCache(); // ensureDatabase set DATABASE_URL for this process
   // Its own pool, sized for the polls running at once (each writes through it).
-  const db = new pg.Pool({ connectionString: database.url, max: Math.min(40, settings.COLLECTOR_CONCURRENCY + 4), options: SESSION_OPTIONS });
+  const db = new pg.Pool({
+    connectionString: database.url,
+    max: Math.min(40, settings.COLLECTOR_CONCURRENCY + 4),
+    options: SESSION_OPTIONS,
+  });
   db.on("error", (err) => log.warn({ error: oneLine(err) }, "database connection error"));
   const hubConfig = loadHubConfig({ kubeconfigPath: settings.KUBECONFIG, context: settings.HUB_CONTEXT });
   const metrics = new CollectorMetrics();

@@ -10,19 +10,52 @@ export class CollectorMetrics {
     buckets: [1, 5, 10, 20, 30, 45, 60, 90, 120, 300],
     registers: [this.registry],
   });
-  readonly lastCycleSeconds = new Gauge({ name: "crows_nest_collector_last_cycle_seconds", help: "Duration of the last cycle", registers: [this.registry] });
-  readonly clusters = new Gauge({ name: "crows_nest_clusters", help: "Clusters by reachability as of the last cycle", labelNames: ["reachability"], registers: [this.registry] });
-  readonly objects = new Gauge({ name: "crows_nest_flux_objects", help: "Flux objects by stored health", labelNames: ["kind", "health"], registers: [this.registry] });
-  readonly requests = new Counter({ name: "crows_nest_collector_requests_total", help: "Requests sent to clusters and AWS", labelNames: ["cluster", "target"], registers: [this.registry] });
-  readonly errors = new Counter({ name: "crows_nest_collector_errors_total", help: "Failed requests and polls by cluster and error kind", labelNames: ["cluster", "kind"], registers: [this.registry] });
-  readonly rowsWritten = new Counter({ name: "crows_nest_collector_rows_written_total", help: "Rows written to Postgres", labelNames: ["table"], registers: [this.registry] });
+  readonly lastCycleSeconds = new Gauge({
+    name: "crows_nest_collector_last_cycle_seconds",
+    help: "Duration of the last cycle",
+    registers: [this.registry],
+  });
+  readonly clusters = new Gauge({
+    name: "crows_nest_clusters",
+    help: "Clusters by reachability as of the last cycle",
+    labelNames: ["reachability"],
+    registers: [this.registry],
+  });
+  readonly objects = new Gauge({
+    name: "crows_nest_flux_objects",
+    help: "Flux objects by stored health",
+    labelNames: ["kind", "health"],
+    registers: [this.registry],
+  });
+  readonly requests = new Counter({
+    name: "crows_nest_collector_requests_total",
+    help: "Requests sent to clusters and AWS",
+    labelNames: ["cluster", "target"],
+    registers: [this.registry],
+  });
+  readonly errors = new Counter({
+    name: "crows_nest_collector_errors_total",
+    help: "Failed requests and polls by cluster and error kind",
+    labelNames: ["cluster", "kind"],
+    registers: [this.registry],
+  });
+  readonly rowsWritten = new Counter({
+    name: "crows_nest_collector_rows_written_total",
+    help: "Rows written to Postgres",
+    labelNames: ["table"],
+    registers: [this.registry],
+  });
   readonly pollSeconds = new Histogram({
     name: "crows_nest_collector_cluster_poll_seconds",
     help: "Duration of one cluster poll",
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
     registers: [this.registry],
   });
-  readonly leases = new Gauge({ name: "crows_nest_collector_leases", help: "Cluster leases held by this replica", registers: [this.registry] });
+  readonly leases = new Gauge({
+    name: "crows_nest_collector_leases",
+    help: "Cluster leases held by this replica",
+    registers: [this.registry],
+  });
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "crows_nest_collector_" });

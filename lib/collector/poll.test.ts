@@ -5,7 +5,9 @@ const ns = (name: string, labels: Record<string, string>) => ({ apiVersion: "v1"
 
 describe("Flux version of a cluster", () => {
   it("comes from the label flux install puts on its namespace", () => {
-    expect(fluxNamespaceVersion([ns("flux-system", { "app.kubernetes.io/part-of": "flux", "app.kubernetes.io/version": "v2.8.5" })])).toBe("v2.8.5");
+    expect(fluxNamespaceVersion([ns("flux-system", { "app.kubernetes.io/part-of": "flux", "app.kubernetes.io/version": "v2.8.5" })])).toBe(
+      "v2.8.5",
+    );
     expect(fluxNamespaceVersion([ns("flux-system", { "app.kubernetes.io/part-of": "flux" })])).toBeNull();
     expect(fluxNamespaceVersion([])).toBeNull();
   });

@@ -47,7 +47,8 @@ export class ServedVersionsCache {
   }
 }
 
-const asRequestError = (err: unknown) => (err instanceof ClusterRequestError ? err : new ClusterRequestError(err instanceof Error ? err.message : String(err), "other"));
+const asRequestError = (err: unknown) =>
+  err instanceof ClusterRequestError ? err : new ClusterRequestError(err instanceof Error ? err.message : String(err), "other");
 
 export interface PollOptions {
   pageSize?: number;
@@ -55,7 +56,12 @@ export interface PollOptions {
   clusterFacts?: boolean;
 }
 
-export async function pollKube(cluster: string, client: KubeClusterClient, versions: ServedVersionsCache, options: PollOptions = {}): Promise<KubePoll> {
+export async function pollKube(
+  cluster: string,
+  client: KubeClusterClient,
+  versions: ServedVersionsCache,
+  options: PollOptions = {},
+): Promise<KubePoll> {
   const facts = options.clusterFacts !== false;
   const served = await versions.get(cluster, client);
   const warnings: string[] = [];
@@ -86,14 +92,18 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
     }
   });
   const skip = Promise.resolve(null);
-  const versionCall = !facts ? skip : client.getJson(`/version`).then(serverVersion, (err) => {
-    warnings.push(`version: ${asRequestError(err).message}`);
-    return null;
-  });
-  const nodesCall = !facts ? skip : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(kubeletVersions, (err) => {
-    warnings.push(`nodes: ${asRequestError(err).message}`);
-    return null;
-  });
+  const versionCall = !facts
+    ? skip
+    : client.getJson(`/version`).then(serverVersion, (err) => {
+        warnings.push(`version: ${asRequestError(err).message}`);
+        return null;
+      });
+  const nodesCall = !facts
+    ? skip
+    : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(kubeletVersions, (err) => {
+        warnings.push(`nodes: ${asRequestError(err).message}`);
+        return null;
+      });
   const fluxNamespaceCall = !facts
     ? skip
     : listAll(client, `/api/v1/namespaces`, { labelSelector: "app.kubernetes.io/part-of=flux" }).then(fluxNamespaceVersion, (err) => {
@@ -101,15 +111,16 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
         return null;
       });
   const reportVersion = servedVersion(served, "fluxcd.controlplane.io", ["v1"]);
-  const reportCall = facts && reportVersion
-    ? listAll(client, `/apis/fluxcd.controlplane.io/${reportVersion}/fluxreports`).then(
-        (items) => (items[0] ? toFluxReport(items[0]) : null),
-        (err) => {
-          warnings.push(`fluxreport: ${asRequestError(err).message}`);
-          return null;
-        },
-      )
-    : Promise.resolve(null);
+  const reportCall =
+    facts && reportVersion
+      ? listAll(client, `/apis/fluxcd.controlplane.io/${reportVersion}/fluxreports`).then(
+          (items) => (items[0] ? toFluxReport(items[0]) : null),
+          (err) => {
+            warnings.push(`fluxreport: ${asRequestError(err).message}`);
+            return null;
+          },
+        )
+      : Promise.resolve(null);
 
   await Promise.all(fluxLists);
   if (error && records.length === 0 && listedKinds.size === 0) {
@@ -117,17 +128,37 @@ export async function pollKube(cluster: string, client: KubeClusterClient, versi
     await Promise.allSettled([versionCall, nodesCall, reportCall, fluxNamespaceCall]);
     throw error;
   }
-  const [kubernetesVersion, kubelets, fluxReport, fluxNamespace] = await Promise.all([versionCall, nodesCall, reportCall, fluxNamespaceCall]);
+  const [kubernetesVersion, kubelets, fluxReport, fluxNamespace] = await Promise.all([
+    versionCall,
+    nodesCall,
+    reportCall,
+    fluxNamespaceCall,
+  ]);
   const substitutions = facts && listedKinds.has("Kustomization") ? await readSubstitutions(client, kustomizations, warnings) : null;
   const events = await eventsForNotReady(client, records).catch((err) => {
     warnings.push(`events: ${asRequestError(err).message}`);
     return [] as KubeEventRecord[];
   });
-  return { records, listedKinds, events, kubernetesVersion, kubeletVersions: kubelets, fluxReport, fluxNamespaceVersion: fluxNamespace, substitutions, error, warnings };
+  return {
+    records,
+    listedKinds,
+    events,
+    kubernetesVersion,
+    kubeletVersions: kubelets,
+    fluxReport,
+    fluxNamespaceVersion: fluxNamespace,
+    substitutions,
+    error,
+    warnings,
+  };
 }
 
 /** The ConfigMaps the Kustomizations substitute from (one GET each) plus their inline values. */
-async function readSubstitutions(client: KubeClusterClient, kustomizations: unknown[], warnings: string[]): Promise<Record<string, Record<string, string>>> {
+async function readSubstitutions(
+  client: KubeClusterClient,
+  kustomizations: unknown[],
+  warnings: string[],
+): Promise<Record<string, Record<string, string>>> {
   const sources = substitutionSources(kustomizations);
   const out: Record<string, Record<string, string>> = { ...sources.inline };
   await Promise.all(

@@ -13,9 +13,14 @@ const run = promisify(execFile);
 
 /** Runs `npm run db:migrate`'s script with the given environment, as a user would. */
 async function migrateScript(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !["DATABASE_URL", "CROWS_NEST_DATA_DIR", "EMBEDDED_PG_PORT"].includes(k)));
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !["DATABASE_URL", "CROWS_NEST_DATA_DIR", "EMBEDDED_PG_PORT"].includes(k)),
+  );
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], { env: { ...clean, ...env } as NodeJS.ProcessEnv, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", "scripts/migrate.ts"], {
+      env: { ...clean, ...env } as NodeJS.ProcessEnv,
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -30,7 +35,9 @@ describe("start-up errors", () => {
     const port = await freePort();
     const r = await migrateScript({ DATABASE_URL: `postgresql://app:secret@127.0.0.1:${port}/crows` });
     expect(r.code).toBe(1);
-    expect(errorLines(r.stderr)).toEqual([`crows-nest: cannot reach the database at 127.0.0.1:${port}/crows: connect ECONNREFUSED 127.0.0.1:${port}`]);
+    expect(errorLines(r.stderr)).toEqual([
+      `crows-nest: cannot reach the database at 127.0.0.1:${port}/crows: connect ECONNREFUSED 127.0.0.1:${port}`,
+    ]);
     expect(r.stderr).not.toContain("secret");
   });
 
@@ -41,7 +48,9 @@ describe("start-up errors", () => {
     expect(r.code).toBe(1);
     const lines = errorLines(r.stderr);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^crows-nest: cannot reach the database at 127\.0\.0\.1:\d+\/postgres: password authentication failed for user "postgres"$/);
+    expect(lines[0]).toMatch(
+      /^crows-nest: cannot reach the database at 127\.0\.0\.1:\d+\/postgres: password authentication failed for user "postgres"$/,
+    );
     expect(r.stderr).not.toContain("wrong-password");
   });
 

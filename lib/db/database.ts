@@ -61,7 +61,9 @@ export async function ensureDatabase(onLog?: (line: string) => void): Promise<Re
   }
   if (migration.unknown.length) {
     onLog?.(`the database has migrations this version does not know (${migration.unknown.join(", ")}): a newer version ran here`);
-    console.warn(`crows-nest: the database has newer migrations than this version (${migration.unknown.join(", ")}); continuing, as migrations only add`);
+    console.warn(
+      `crows-nest: the database has newer migrations than this version (${migration.unknown.join(", ")}); continuing, as migrations only add`,
+    );
   }
   process.env.DATABASE_URL = url;
   return { url, embedded, migration, stop };

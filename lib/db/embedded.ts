@@ -143,7 +143,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   try {
     await pg.start();
   } catch (err) {
-    const fatal = lines.map((l) => l.trim()).filter((l) => /FATAL|ERROR|could not/i.test(l)).pop();
+    const fatal = lines
+      .map((l) => l.trim())
+      .filter((l) => /FATAL|ERROR|could not/i.test(l))
+      .pop();
     throw new DatabaseStartError(`embedded PostgreSQL did not start: ${fatal ?? oneLine(err ?? "process exited")}`);
   }
   return {

@@ -64,7 +64,9 @@ describe("migrate", () => {
     });
     const err = await migrate(url, dir).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
-    expect((err as Error).message).toMatch(/^migration 20260102000000_bad failed and was rolled back: relation "missing_table" does not exist$/);
+    expect((err as Error).message).toMatch(
+      /^migration 20260102000000_bad failed and was rolled back: relation "missing_table" does not exist$/,
+    );
     expect(await tables(url)).toEqual(["crows_nest_migrations", "ok"]);
   });
 

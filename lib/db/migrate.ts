@@ -81,7 +81,9 @@ export async function migrate(url: string, dir = defaultMigrationsDir()): Promis
       const recorded = applied.get(m.name);
       if (recorded !== undefined) {
         if (recorded !== m.checksum) {
-          throw new MigrationError(`migration ${m.name} was edited after it was applied (checksum ${recorded.slice(0, 12)} in the database, ${m.checksum.slice(0, 12)} on disk); add a new migration instead`);
+          throw new MigrationError(
+            `migration ${m.name} was edited after it was applied (checksum ${recorded.slice(0, 12)} in the database, ${m.checksum.slice(0, 12)} on disk); add a new migration instead`,
+          );
         }
         continue;
       }
@@ -89,7 +91,11 @@ export async function migrate(url: string, dir = defaultMigrationsDir()): Promis
       try {
         await client.query("BEGIN");
         await client.query(m.sql);
-        await client.query(`INSERT INTO ${TABLE} (name, checksum, duration_ms) VALUES ($1, $2, $3)`, [m.name, m.checksum, Date.now() - started]);
+        await client.query(`INSERT INTO ${TABLE} (name, checksum, duration_ms) VALUES ($1, $2, $3)`, [
+          m.name,
+          m.checksum,
+          Date.now() - started,
+        ]);
         await client.query("COMMIT");
       } catch (err) {
         await client.query("ROLLBACK").catch(() => {});

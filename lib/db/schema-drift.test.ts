@@ -82,8 +82,14 @@ describe("migrations match schema.prisma", () => {
     const { indexes } = await actualSchema();
     for (const table of expected) {
       const sqlOnly = SQL_ONLY_INDEXES[table.name] ?? [];
-      const named = await db.pool().query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1", [table.name]);
-      for (const name of sqlOnly) expect(named.rows.map((r) => r.indexname), `${name} exists`).toContain(name);
+      const named = await db
+        .pool()
+        .query<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1", [table.name]);
+      for (const name of sqlOnly)
+        expect(
+          named.rows.map((r) => r.indexname),
+          `${name} exists`,
+        ).toContain(name);
       const actual = indexes
         .filter((i) => i.table === table.name && !sqlOnly.includes(i.name))
         .map((i) => ({ name: i.name, columns: i.columns, unique: i.unique, primary: i.primary }))
@@ -96,7 +102,10 @@ describe("migrations match schema.prisma", () => {
   it("has every foreign key with its referential actions", async () => {
     const { fks } = await actualSchema();
     for (const table of expected) {
-      const actual = fks.filter((f) => f.table === table.name).map((f) => f.name).sort();
+      const actual = fks
+        .filter((f) => f.table === table.name)
+        .map((f) => f.name)
+        .sort();
       expect(actual, `foreign keys of ${table.name}`).toEqual(table.foreignKeys.map((f) => f.name).sort());
       for (const fk of table.foreignKeys) {
         const def = fks.find((f) => f.name === fk.name)!.definition;

@@ -28,12 +28,20 @@ describe("commitLink", () => {
     ["https://bitbucket.org/acme/fleet.git", "bitbucket", `https://bitbucket.org/acme/fleet/commits/${SHA}`],
     ["https://jane@bitbucket.org/acme/fleet.git", "bitbucket", `https://bitbucket.org/acme/fleet/commits/${SHA}`],
     ["git@bitbucket.org:acme/fleet.git", "bitbucket", `https://bitbucket.org/acme/fleet/commits/${SHA}`],
-    ["https://bitbucket.acme.internal/scm/plat/fleet.git", "bitbucket-server", `https://bitbucket.acme.internal/projects/PLAT/repos/fleet/commits/${SHA}`],
+    [
+      "https://bitbucket.acme.internal/scm/plat/fleet.git",
+      "bitbucket-server",
+      `https://bitbucket.acme.internal/projects/PLAT/repos/fleet/commits/${SHA}`,
+    ],
     ["https://dev.azure.com/acme/Platform/_git/fleet", "azure-devops", `https://dev.azure.com/acme/Platform/_git/fleet/commit/${SHA}`],
     ["https://acme@dev.azure.com/acme/Platform/_git/fleet", "azure-devops", `https://dev.azure.com/acme/Platform/_git/fleet/commit/${SHA}`],
     ["ssh://git@ssh.dev.azure.com/v3/acme/Platform/fleet", "azure-devops", `https://dev.azure.com/acme/Platform/_git/fleet/commit/${SHA}`],
     ["git@ssh.dev.azure.com:v3/acme/Platform/fleet", "azure-devops", `https://dev.azure.com/acme/Platform/_git/fleet/commit/${SHA}`],
-    ["https://acme.visualstudio.com/DefaultCollection/Platform/_git/fleet", "azure-devops", `https://dev.azure.com/acme/Platform/_git/fleet/commit/${SHA}`],
+    [
+      "https://acme.visualstudio.com/DefaultCollection/Platform/_git/fleet",
+      "azure-devops",
+      `https://dev.azure.com/acme/Platform/_git/fleet/commit/${SHA}`,
+    ],
     [
       "https://git-codecommit.eu-west-1.amazonaws.com/v1/repos/fleet",
       "codecommit",

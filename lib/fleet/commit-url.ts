@@ -43,10 +43,16 @@ function parseRemote(url: string): ParsedRemote | null {
   }
 }
 
-const trimPath = (p: string) => p.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "");
+const trimPath = (p: string) =>
+  p
+    .replace(/^\/+/, "")
+    .replace(/\/+$/, "")
+    .replace(/\.git$/, "");
 
 /** Repository web URL and provider for a Git remote URL, or null for hosts we do not know. */
-export function repositoryWeb(url: string | null | undefined): { provider: GitProvider; url: string; commitUrl: (sha: string) => string } | null {
+export function repositoryWeb(
+  url: string | null | undefined,
+): { provider: GitProvider; url: string; commitUrl: (sha: string) => string } | null {
   if (!url) return null;
   const remote = parseRemote(url);
   if (!remote) return null;
@@ -68,8 +74,10 @@ export function repositoryWeb(url: string | null | undefined): { provider: GitPr
   if (host === "dev.azure.com" || host === "ssh.dev.azure.com" || host.endsWith(".visualstudio.com")) {
     let org: string | undefined, project: string | undefined, repo: string | undefined;
     const parts = path.split("/");
-    if (host === "ssh.dev.azure.com") [, org, project, repo] = parts; // v3/org/project/repo
-    else if (host === "dev.azure.com") [org, project, , repo] = parts; // org/project/_git/repo
+    if (host === "ssh.dev.azure.com")
+      [, org, project, repo] = parts; // v3/org/project/repo
+    else if (host === "dev.azure.com")
+      [org, project, , repo] = parts; // org/project/_git/repo
     else {
       org = host.split(".")[0];
       const rest = parts[0] === "DefaultCollection" ? parts.slice(1) : parts; // [DefaultCollection/]project/_git/repo
@@ -88,7 +96,8 @@ export function repositoryWeb(url: string | null | undefined): { provider: GitPr
     return {
       provider: "codecommit",
       url: web,
-      commitUrl: (sha) => `https://${region}.console.aws.amazon.com/codesuite/codecommit/repositories/${repo}/commit/${sha}?region=${region}`,
+      commitUrl: (sha) =>
+        `https://${region}.console.aws.amazon.com/codesuite/codecommit/repositories/${repo}/commit/${sha}?region=${region}`,
     };
   }
   // Bitbucket Server / Data Center: https://host/scm/PROJECT/repo.git or ssh://git@host:7999/project/repo.git

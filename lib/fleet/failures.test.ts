@@ -37,13 +37,24 @@ describe("groupFailures", () => {
         buildFailed("prod-1", "a", 111, "2026-11-21T09:00:00Z"),
         buildFailed("prod-2", "b", 222, "2026-11-21T08:48:00Z"),
         buildFailed("prod-3", "c", 3333, "2026-11-21T11:00:00Z"),
-        obj({ cluster: "prod-1", name: "infra", readyReason: "HealthCheckFailed", readyMessage: "health check failed after 5m0s: timeout" }),
+        obj({
+          cluster: "prod-1",
+          name: "infra",
+          readyReason: "HealthCheckFailed",
+          readyMessage: "health check failed after 5m0s: timeout",
+        }),
       ],
       now,
     );
     expect(groups).toHaveLength(2);
     const [build] = groups;
-    expect(build).toMatchObject({ kind: "Kustomization", reason: "BuildFailed", clusterCount: 3, objectCount: 3, firstFailedAt: "2026-11-21T08:48:00Z" });
+    expect(build).toMatchObject({
+      kind: "Kustomization",
+      reason: "BuildFailed",
+      clusterCount: 3,
+      objectCount: 3,
+      firstFailedAt: "2026-11-21T08:48:00Z",
+    });
     expect(build.longestFailingSeconds).toBe(3 * 3600 + 12 * 60);
     expect(build.members[0]).toMatchObject({ cluster: "prod-2", url: "/clusters/prod-2/kustomization/flux-system/apps" });
     expect(build.pattern).toContain("<revision>");
@@ -63,12 +74,29 @@ describe("groupFailures", () => {
   });
 
   it("ignores healthy, progressing and suspended objects", () => {
-    expect(groupFailures([obj({ health: "ready", storedHealth: "ready" }), obj({ health: "progressing", storedHealth: "progressing" }), obj({ health: "suspended", storedHealth: "suspended" })], now)).toEqual([]);
+    expect(
+      groupFailures(
+        [
+          obj({ health: "ready", storedHealth: "ready" }),
+          obj({ health: "progressing", storedHealth: "progressing" }),
+          obj({ health: "suspended", storedHealth: "suspended" }),
+        ],
+        now,
+      ),
+    ).toEqual([]);
   });
 
   it("groups stale objects together whatever their last message", () => {
     const groups = groupFailures(
-      [obj({ health: "stale", storedHealth: "ready", readyReason: "ReconciliationSucceeded", readyMessage: "Applied revision: main@sha1:1" }), obj({ cluster: "c2", health: "stale", storedHealth: "ready", readyMessage: "other" })],
+      [
+        obj({
+          health: "stale",
+          storedHealth: "ready",
+          readyReason: "ReconciliationSucceeded",
+          readyMessage: "Applied revision: main@sha1:1",
+        }),
+        obj({ cluster: "c2", health: "stale", storedHealth: "ready", readyMessage: "other" }),
+      ],
       now,
     );
     expect(groups).toHaveLength(1);
@@ -77,43 +105,90 @@ describe("groupFailures", () => {
   });
 
   it("counts objects of unreachable clusters by their last known state", () => {
-    const groups = groupFailures([obj({ health: "unknown", storedHealth: "failing" }), obj({ health: "unknown", storedHealth: "ready" })], now);
+    const groups = groupFailures(
+      [obj({ health: "unknown", storedHealth: "failing" }), obj({ health: "unknown", storedHealth: "ready" })],
+      now,
+    );
     expect(groups).toHaveLength(1);
     expect(groups[0].members[0]).toMatchObject({ health: "unknown", problem: "failing" });
   });
 
   it("adds unreachable clusters as their own groups by error", () => {
     const groups = groupFailures([], now, [
-      { cluster: "a", lastError: "dial tcp 10.0.0.1:443: i/o timeout", lastErrorKind: "timeout", lastErrorAt: "2026-11-21T11:00:00Z", lastSuccessAt: null },
-      { cluster: "b", lastError: "dial tcp 10.0.0.2:443: i/o timeout", lastErrorKind: "timeout", lastErrorAt: "2026-11-21T11:30:00Z", lastSuccessAt: null },
+      {
+        cluster: "a",
+        lastError: "dial tcp 10.0.0.1:443: i/o timeout",
+        lastErrorKind: "timeout",
+        lastErrorAt: "2026-11-21T11:00:00Z",
+        lastSuccessAt: null,
+      },
+      {
+        cluster: "b",
+        lastError: "dial tcp 10.0.0.2:443: i/o timeout",
+        lastErrorKind: "timeout",
+        lastErrorAt: "2026-11-21T11:30:00Z",
+        lastSuccessAt: null,
+      },
     ]);
     expect(groups).toHaveLength(1);
     expect(groups[0]).toMatchObject({ kind: "Cluster", problem: "unreachable", clusterCount: 2 });
     expect(groups[0].members.map((m) => m.url)).toEqual(["/clusters/a", "/clusters/b"]);
     // Never reached: in trouble since the last error at the latest; a cluster that worked before: since then.
     expect(groups[0].firstFailedAt).toBe("2026-11-21T11:00:00Z");
-    const since = groupFailures([], now, [{ cluster: "c", lastError: "x", lastErrorKind: "auth", lastErrorAt: "2026-11-21T11:59:00Z", lastSuccessAt: "2026-11-21T09:00:00Z" }]);
+    const since = groupFailures([], now, [
+      { cluster: "c", lastError: "x", lastErrorKind: "auth", lastErrorAt: "2026-11-21T11:59:00Z", lastSuccessAt: "2026-11-21T09:00:00Z" },
+    ]);
     expect(since[0].members[0].failingForSeconds).toBe(3 * 3600);
   });
 });
 
 describe("root causes", () => {
-  const infra = (cluster: string) => obj({ cluster, name: "infra", readyReason: "HealthCheckFailed", readyMessage: "health check failed after 5m0s: timeout waiting for: [Deployment/infra/ingress status: 'InProgress']" });
-  const apps = (cluster: string) => obj({ cluster, name: "apps", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/infra' is not ready", dependsOn: [{ name: "infra" }] });
-  const tenants = (cluster: string) => obj({ cluster, name: "tenants", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/apps' is not ready" });
+  const infra = (cluster: string) =>
+    obj({
+      cluster,
+      name: "infra",
+      readyReason: "HealthCheckFailed",
+      readyMessage: "health check failed after 5m0s: timeout waiting for: [Deployment/infra/ingress status: 'InProgress']",
+    });
+  const apps = (cluster: string) =>
+    obj({
+      cluster,
+      name: "apps",
+      readyReason: "DependencyNotReady",
+      readyMessage: "dependency 'flux-system/infra' is not ready",
+      dependsOn: [{ name: "infra" }],
+    });
+  const tenants = (cluster: string) =>
+    obj({ cluster, name: "tenants", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/apps' is not ready" });
 
   it("reads what a failure waits on", () => {
     expect(waitsOn(apps("c1"))).toEqual({ cluster: "c1", kind: "Kustomization", namespace: "flux-system", name: "infra" });
-    expect(waitsOn(obj({ kind: "HelmRelease", readyReason: "SourceNotReady", readyMessage: "HelmChart 'flux-system/apps-podinfo' is not ready: failed" }))).toEqual({
+    expect(
+      waitsOn(
+        obj({
+          kind: "HelmRelease",
+          readyReason: "SourceNotReady",
+          readyMessage: "HelmChart 'flux-system/apps-podinfo' is not ready: failed",
+        }),
+      ),
+    ).toEqual({
       cluster: "c1",
       kind: "HelmChart",
       namespace: "flux-system",
       name: "apps-podinfo",
     });
     expect(
-      waitsOn(obj({ readyReason: "ArtifactFailed", readyMessage: "Source artifact not found, retrying in 30s", source: { kind: "GitRepository", namespace: "flux-system", name: "fleet" } })),
+      waitsOn(
+        obj({
+          readyReason: "ArtifactFailed",
+          readyMessage: "Source artifact not found, retrying in 30s",
+          source: { kind: "GitRepository", namespace: "flux-system", name: "fleet" },
+        }),
+      ),
     ).toMatchObject({ kind: "GitRepository", name: "fleet" });
-    expect(waitsOn(obj({ readyReason: "DependencyNotReady", readyMessage: "", dependsOn: [{ name: "base", namespace: "infra" }] }))).toMatchObject({ namespace: "infra", name: "base" });
+    expect(
+      waitsOn(obj({ readyReason: "DependencyNotReady", readyMessage: "", dependsOn: [{ name: "base", namespace: "infra" }] })),
+    ).toMatchObject({ namespace: "infra", name: "base" });
     expect(waitsOn(infra("c1"))).toBeNull();
   });
 
@@ -136,7 +211,14 @@ describe("root causes", () => {
 
   it("nests followers under their root cause group, root causes first", () => {
     const groups = groupFailures(
-      [apps("c1"), apps("c2"), tenants("c1"), infra("c1"), infra("c2"), obj({ cluster: "c9", name: "lonely", readyReason: "PruneFailed", readyMessage: "prune failed" })],
+      [
+        apps("c1"),
+        apps("c2"),
+        tenants("c1"),
+        infra("c1"),
+        infra("c2"),
+        obj({ cluster: "c9", name: "lonely", readyReason: "PruneFailed", readyMessage: "prune failed" }),
+      ],
       now,
     );
     expect(groups.map((g) => g.reason)).toEqual(["HealthCheckFailed", "PruneFailed"]);
@@ -174,7 +256,13 @@ describe("sortFailureGroups", () => {
 describe("filtered grouping", () => {
   it("still finds root causes among objects the filter leaves out", () => {
     const infra = obj({ cluster: "c1", name: "infra", readyReason: "HealthCheckFailed", readyMessage: "health check failed" });
-    const apps = obj({ cluster: "c1", kind: "Kustomization", name: "apps", readyReason: "DependencyNotReady", readyMessage: "dependency 'flux-system/infra' is not ready" });
+    const apps = obj({
+      cluster: "c1",
+      kind: "Kustomization",
+      name: "apps",
+      readyReason: "DependencyNotReady",
+      readyMessage: "dependency 'flux-system/infra' is not ready",
+    });
     const groups = groupFailures([infra, apps], now, [], (o) => o.name === "apps");
     expect(groups).toHaveLength(1);
     expect(groups[0].members[0].rootCause?.name).toBe("infra");

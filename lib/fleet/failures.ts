@@ -114,8 +114,7 @@ export function waitsOn(o: ProblemObjectInput): ObjectRef | null {
     return { cluster: o.cluster, kind: sourceNamed[1], namespace: sourceNamed[2], name: sourceNamed[3] };
   }
   const sourceProblem =
-    reason === "SourceNotReady" ||
-    (reason === "ArtifactFailed" && /source (?:is )?not ready|artifact not found/i.test(message));
+    reason === "SourceNotReady" || (reason === "ArtifactFailed" && /source (?:is )?not ready|artifact not found/i.test(message));
   if (sourceProblem && o.source) return { cluster: o.cluster, ...o.source };
   return null;
 }
@@ -174,10 +173,28 @@ export function groupFailures(
   const memberGroup = new Map<string, string>();
   const rootOf = new Map<FailureMember, string>();
 
-  const add = (key: string, head: Omit<FailureGroup, "id" | "members" | "clusterCount" | "objectCount" | "firstFailedAt" | "longestFailingSeconds" | "causedBy" | "followers" | "message">, member: FailureMember) => {
+  const add = (
+    key: string,
+    head: Omit<
+      FailureGroup,
+      "id" | "members" | "clusterCount" | "objectCount" | "firstFailedAt" | "longestFailingSeconds" | "causedBy" | "followers" | "message"
+    >,
+    member: FailureMember,
+  ) => {
     let g = groups.get(key);
     if (!g) {
-      g = { id: stableId(key), ...head, message: member.message, clusterCount: 0, objectCount: 0, firstFailedAt: null, longestFailingSeconds: null, members: [], causedBy: [], followers: [] };
+      g = {
+        id: stableId(key),
+        ...head,
+        message: member.message,
+        clusterCount: 0,
+        objectCount: 0,
+        firstFailedAt: null,
+        longestFailingSeconds: null,
+        members: [],
+        causedBy: [],
+        followers: [],
+      };
       groups.set(key, g);
     }
     g.members.push(member);
@@ -220,20 +237,24 @@ export function groupFailures(
     const key = ["Cluster", "unreachable", reason, pattern].join("\u0001");
     // Unreachable since the last poll that worked (every failed poll moves lastErrorAt).
     const since = c.lastSuccessAt ?? c.firstSeenAt ?? c.lastErrorAt;
-    add(key, { kind: "Cluster", problem: "unreachable", reason, pattern }, {
-      cluster: c.cluster,
-      kind: "Cluster",
-      namespace: "",
-      name: c.cluster,
-      url: clusterPath(c.cluster),
-      health: "unknown",
-      problem: "unreachable",
-      reason,
-      message,
-      firstFailedAt: since,
-      failingForSeconds: since ? Math.max(0, Math.floor((now.getTime() - new Date(since).getTime()) / 1000)) : null,
-      rootCause: null,
-    });
+    add(
+      key,
+      { kind: "Cluster", problem: "unreachable", reason, pattern },
+      {
+        cluster: c.cluster,
+        kind: "Cluster",
+        namespace: "",
+        name: c.cluster,
+        url: clusterPath(c.cluster),
+        health: "unknown",
+        problem: "unreachable",
+        reason,
+        message,
+        firstFailedAt: since,
+        failingForSeconds: since ? Math.max(0, Math.floor((now.getTime() - new Date(since).getTime()) / 1000)) : null,
+        rootCause: null,
+      },
+    );
   }
 
   const byId = new Map([...groups.values()].map((g) => [g.id, g]));
@@ -242,7 +263,10 @@ export function groupFailures(
     g.clusterCount = new Set(g.members.map((m) => m.cluster)).size;
     g.objectCount = g.members.length;
     g.firstFailedAt = g.members.reduce<string | null>((acc, m) => earliest(acc, m.firstFailedAt), null);
-    g.longestFailingSeconds = g.members.reduce<number | null>((acc, m) => (m.failingForSeconds != null && (acc == null || m.failingForSeconds > acc) ? m.failingForSeconds : acc), null);
+    g.longestFailingSeconds = g.members.reduce<number | null>(
+      (acc, m) => (m.failingForSeconds != null && (acc == null || m.failingForSeconds > acc) ? m.failingForSeconds : acc),
+      null,
+    );
     g.message = g.members[0].message;
     const causes = new Map<string, number>();
     for (const m of g.members) {
@@ -301,8 +325,7 @@ export function sortFailureGroups(groups: FailureGroup[], sort: FailureSort): Fa
             : sort === "kind"
               ? (a, b) => cmp(a.kind, b.kind) || compareImpact(a, b)
               : compareImpact;
-  const visit = (list: FailureGroup[]): FailureGroup[] =>
-    [...list].sort(order).map((g) => ({ ...g, followers: visit(g.followers) }));
+  const visit = (list: FailureGroup[]): FailureGroup[] => [...list].sort(order).map((g) => ({ ...g, followers: visit(g.followers) }));
   return visit(groups);
 }
 

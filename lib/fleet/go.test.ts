@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { decideGo, levenshtein, parseGoLabels, type GoCandidate } from "./go";
 
-const c = (cluster: string, kind: string, namespace: string, name: string, deleted = false): GoCandidate => ({ cluster, kind, namespace, name, deleted });
+const c = (cluster: string, kind: string, namespace: string, name: string, deleted = false): GoCandidate => ({
+  cluster,
+  kind,
+  namespace,
+  name,
+  deleted,
+});
 
 const pool = [
   c("prod-eu-1", "HelmRelease", "monitoring", "kube-prometheus-stack"),
@@ -15,11 +21,28 @@ const clusters = ["prod-eu-1", "prod-eu-2", "staging-us-1"];
 
 describe("parseGoLabels", () => {
   it("reads kube-state-metrics labels in any key case, exported_namespace first", () => {
-    const labels = parseGoLabels(new URLSearchParams("Cluster=prod-eu-1&customresource_kind=HelmRelease&namespace=monitoring-stack&exported_namespace=monitoring&name=kube-prometheus-stack"));
-    expect(labels).toEqual({ cluster: "prod-eu-1", kindText: "HelmRelease", kind: "HelmRelease", namespaces: ["monitoring", "monitoring-stack"], name: "kube-prometheus-stack" });
+    const labels = parseGoLabels(
+      new URLSearchParams(
+        "Cluster=prod-eu-1&customresource_kind=HelmRelease&namespace=monitoring-stack&exported_namespace=monitoring&name=kube-prometheus-stack",
+      ),
+    );
+    expect(labels).toEqual({
+      cluster: "prod-eu-1",
+      kindText: "HelmRelease",
+      kind: "HelmRelease",
+      namespaces: ["monitoring", "monitoring-stack"],
+      name: "kube-prometheus-stack",
+    });
   });
   it("reads Flux event fields and short kinds", () => {
-    expect(parseGoLabels({ "involvedObject.kind": "ks", "involvedObject.namespace": "flux-system", "involvedObject.name": "apps", cluster: "x" })).toMatchObject({ kind: "Kustomization", namespaces: ["flux-system"], name: "apps" });
+    expect(
+      parseGoLabels({
+        "involvedObject.kind": "ks",
+        "involvedObject.namespace": "flux-system",
+        "involvedObject.name": "apps",
+        cluster: "x",
+      }),
+    ).toMatchObject({ kind: "Kustomization", namespaces: ["flux-system"], name: "apps" });
   });
 });
 
@@ -27,19 +50,32 @@ describe("decideGo", () => {
   const go = (q: string) => decideGo(parseGoLabels(new URLSearchParams(q)), pool, clusters);
 
   it.each([
-    ["cluster=prod-eu-1&customresource_kind=HelmRelease&exported_namespace=monitoring&name=kube-prometheus-stack", "/clusters/prod-eu-1/helmrelease/monitoring/kube-prometheus-stack"],
-    ["cluster=prod-eu-1&kind=helmreleases&namespace=monitoring&name=kube-prometheus-stack", "/clusters/prod-eu-1/helmrelease/monitoring/kube-prometheus-stack"],
+    [
+      "cluster=prod-eu-1&customresource_kind=HelmRelease&exported_namespace=monitoring&name=kube-prometheus-stack",
+      "/clusters/prod-eu-1/helmrelease/monitoring/kube-prometheus-stack",
+    ],
+    [
+      "cluster=prod-eu-1&kind=helmreleases&namespace=monitoring&name=kube-prometheus-stack",
+      "/clusters/prod-eu-1/helmrelease/monitoring/kube-prometheus-stack",
+    ],
     ["cluster=prod-eu-1&kind=HR&name=kube-prometheus-stack", "/clusters/prod-eu-1/helmrelease/monitoring/kube-prometheus-stack"],
     ["cluster=prod-eu-1&kind=ks&namespace=tenants&name=apps", "/clusters/prod-eu-1/kustomization/tenants/apps"],
     ["cluster=prod-eu-2&kind=hr&name=kube-prometheus-stack", "/clusters/prod-eu-2/helmrelease/observability/kube-prometheus-stack"],
-    ["cluster=prod-eu-2&kind=hr&namespace=monitoring&name=kube-prometheus-stack", "/clusters/prod-eu-2/helmrelease/monitoring/kube-prometheus-stack"],
+    [
+      "cluster=prod-eu-2&kind=hr&namespace=monitoring&name=kube-prometheus-stack",
+      "/clusters/prod-eu-2/helmrelease/monitoring/kube-prometheus-stack",
+    ],
     ["cluster=staging-us-1", "/clusters/staging-us-1"],
   ])("%s → %s", (q, url) => expect(go(q)).toEqual({ type: "redirect", url }));
 
   it("offers a choice when labels are ambiguous", () => {
     const d = go("cluster=prod-eu-1&kind=Kustomization&name=apps");
     expect(d.type).toBe("choose");
-    if (d.type === "choose") expect(d.candidates.map((x) => x.url)).toEqual(["/clusters/prod-eu-1/kustomization/flux-system/apps", "/clusters/prod-eu-1/kustomization/tenants/apps"]);
+    if (d.type === "choose")
+      expect(d.candidates.map((x) => x.url)).toEqual([
+        "/clusters/prod-eu-1/kustomization/flux-system/apps",
+        "/clusters/prod-eu-1/kustomization/tenants/apps",
+      ]);
     expect(go("name=apps&kind=ks&namespace=flux-system").type).toBe("choose");
   });
 
@@ -55,7 +91,10 @@ describe("decideGo", () => {
   });
 
   it("refuses kinds it does not know", () => {
-    expect(go("cluster=prod-eu-1&kind=Deployment&name=apps")).toMatchObject({ type: "not-found", problem: expect.stringContaining("Deployment") });
+    expect(go("cluster=prod-eu-1&kind=Deployment&name=apps")).toMatchObject({
+      type: "not-found",
+      problem: expect.stringContaining("Deployment"),
+    });
   });
 
   it("measures edit distance", () => {

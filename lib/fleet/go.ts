@@ -19,7 +19,9 @@ type ParamSource = URLSearchParams | Record<string, string | string[] | undefine
 
 function entries(params: ParamSource): Array<[string, string]> {
   if (params instanceof URLSearchParams) return [...params.entries()];
-  return Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]]));
+  return Object.entries(params).flatMap(([k, v]) =>
+    v === undefined ? [] : Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]],
+  );
 }
 
 /** Reads labels in any key case; the first non-empty value of each wins. */
@@ -31,9 +33,17 @@ export function parseGoLabels(params: ParamSource): GoLabels {
     if (value && !values.has(key)) values.set(key, value.slice(0, 253));
   }
   const first = (...keys: string[]) => keys.map((k) => values.get(k)).find((v) => v) ?? null;
-  const kindTexts = ["customresource_kind", "kind", "involvedobject.kind", "resource"].map((k) => values.get(k)).filter((v): v is string => !!v);
+  const kindTexts = ["customresource_kind", "kind", "involvedobject.kind", "resource"]
+    .map((k) => values.get(k))
+    .filter((v): v is string => !!v);
   const kind = kindTexts.map((t) => resolveKind(t)).find((k) => k) ?? null;
-  const namespaces = [...new Set(["exported_namespace", "involvedobject.namespace", "namespace", "object_namespace"].map((k) => values.get(k)).filter((v): v is string => !!v))];
+  const namespaces = [
+    ...new Set(
+      ["exported_namespace", "involvedobject.namespace", "namespace", "object_namespace"]
+        .map((k) => values.get(k))
+        .filter((v): v is string => !!v),
+    ),
+  ];
   return {
     cluster: first("cluster", "cluster_name", "clustername", "k8s_cluster"),
     kindText: kindTexts[0] ?? null,
@@ -102,7 +112,13 @@ export function nearestCandidates(labels: GoLabels, pool: GoCandidate[], limit =
   return pool
     .map((c) => ({ c, d: distance(labels, c) }))
     .filter((x) => x.d <= maxDistance)
-    .sort((a, b) => a.d - b.d || Number(a.c.deleted) - Number(b.c.deleted) || a.c.cluster.localeCompare(b.c.cluster) || a.c.name.localeCompare(b.c.name))
+    .sort(
+      (a, b) =>
+        a.d - b.d ||
+        Number(a.c.deleted) - Number(b.c.deleted) ||
+        a.c.cluster.localeCompare(b.c.cluster) ||
+        a.c.name.localeCompare(b.c.name),
+    )
     .slice(0, limit)
     .map((x) => x.c);
 }

@@ -31,7 +31,10 @@ describe("normaliseMessage", () => {
     ["back-off restarting pod podinfo-7c7b47f5f-8bhrp", "back-off restarting pod podinfo-<pod>"],
     ["uid 7d0cdc51-ddcf-4743-b223-83ca5c699632 at 2026-11-21T10:00:00Z", "uid <uid> at <time>"],
     ["dial tcp 10.0.12.7:443: i/o timeout", "dial tcp <ip>: i/o timeout"],
-    ["stored artifact for revision 'v1.2.3@sha256:9f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4'", "stored artifact for revision '<revision>'"],
+    [
+      "stored artifact for revision 'v1.2.3@sha256:9f0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4'",
+      "stored artifact for revision '<revision>'",
+    ],
   ])("%s", (input, want) => {
     expect(normaliseMessage(input)).toBe(want);
   });
@@ -43,13 +46,17 @@ describe("normaliseMessage", () => {
   });
 
   it("makes the same error with different revisions, durations and temp folders read the same", () => {
-    const a = "kustomize build failed: accumulating resources from '/tmp/kustomization-4230188404/apps': revision main@sha1:1111111111111111111111111111111111111111 after 2.5s";
-    const b = "kustomize build failed: accumulating resources from '/tmp/kustomization-991/apps': revision main@sha1:2222222222222222222222222222222222222abc after 10m0s";
+    const a =
+      "kustomize build failed: accumulating resources from '/tmp/kustomization-4230188404/apps': revision main@sha1:1111111111111111111111111111111111111111 after 2.5s";
+    const b =
+      "kustomize build failed: accumulating resources from '/tmp/kustomization-991/apps': revision main@sha1:2222222222222222222222222222222222222abc after 10m0s";
     expect(normaliseMessage(a)).toBe(normaliseMessage(b));
   });
 
   it("tells different errors apart", () => {
-    expect(normaliseMessage("dependency 'flux-system/infra' is not ready")).not.toBe(normaliseMessage("dependency 'flux-system/apps' is not ready"));
+    expect(normaliseMessage("dependency 'flux-system/infra' is not ready")).not.toBe(
+      normaliseMessage("dependency 'flux-system/apps' is not ready"),
+    );
   });
 
   it("handles empty input", () => {

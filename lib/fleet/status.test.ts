@@ -7,13 +7,29 @@ describe("healthFromConditions", () => {
   it.each([
     ["Ready=True", { suspended: false, conditions: [cond("Ready", "True", "ReconciliationSucceeded")] }, "ready"],
     ["Ready=False", { suspended: false, conditions: [cond("Ready", "False", "BuildFailed")] }, "failing"],
-    ["Ready=False while retrying", { suspended: false, conditions: [cond("Ready", "False", "UpgradeFailed"), cond("Reconciling", "True", "ProgressingWithRetry")] }, "failing"],
+    [
+      "Ready=False while retrying",
+      { suspended: false, conditions: [cond("Ready", "False", "UpgradeFailed"), cond("Reconciling", "True", "ProgressingWithRetry")] },
+      "failing",
+    ],
     ["Ready=Unknown", { suspended: false, conditions: [cond("Ready", "Unknown", "Progressing")] }, "progressing"],
     ["no conditions yet", { suspended: false, conditions: [] }, "progressing"],
-    ["Stalled wins over Ready=False", { suspended: false, conditions: [cond("Ready", "False", "UpgradeFailed"), cond("Stalled", "True", "RetriesExceeded")] }, "stalled"],
+    [
+      "Stalled wins over Ready=False",
+      { suspended: false, conditions: [cond("Ready", "False", "UpgradeFailed"), cond("Stalled", "True", "RetriesExceeded")] },
+      "stalled",
+    ],
     ["suspended wins over everything", { suspended: true, conditions: [cond("Stalled", "True", "RetriesExceeded")] }, "suspended"],
-    ["Ready=True for an old generation", { suspended: false, generation: 3, observedGeneration: 2, conditions: [cond("Ready", "True")] }, "progressing"],
-    ["Ready=True for the current generation", { suspended: false, generation: 3, observedGeneration: 3, conditions: [cond("Ready", "True")] }, "ready"],
+    [
+      "Ready=True for an old generation",
+      { suspended: false, generation: 3, observedGeneration: 2, conditions: [cond("Ready", "True")] },
+      "progressing",
+    ],
+    [
+      "Ready=True for the current generation",
+      { suspended: false, generation: 3, observedGeneration: 3, conditions: [cond("Ready", "True")] },
+      "ready",
+    ],
   ] as const)("%s → %s", (_name, input, want) => {
     expect(healthFromConditions({ ...input, conditions: [...input.conditions] })).toBe(want);
   });
@@ -23,15 +39,51 @@ describe("effectiveHealth", () => {
   const now = new Date("2026-11-21T12:00:00Z");
   it.each([
     ["unreachable cluster → unknown", { stored: "failing", clusterReachable: false }, "unknown"],
-    ["ready and recent", { stored: "ready", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:50:00Z", clusterReachable: true }, "ready"],
-    ["ready, 2×interval + margin not yet passed", { stored: "ready", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:35:01Z", clusterReachable: true }, "ready"],
-    ["ready, no reconcile for 2×interval + margin", { stored: "ready", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:34:59Z", clusterReachable: true }, "stale"],
-    ["failing stays failing however old", { stored: "failing", intervalSeconds: 60, lastReconcileAt: "2026-11-01T00:00:00Z", clusterReachable: true }, "failing"],
-    ["suspended is never stale", { stored: "suspended", intervalSeconds: 60, lastReconcileAt: "2026-11-01T00:00:00Z", clusterReachable: true }, "suspended"],
-    ["unknown reconcile time → not stale", { stored: "ready", intervalSeconds: 60, lastReconcileAt: null, clusterReachable: true }, "ready"],
-    ["a quiet Kustomization is stale", { stored: "ready", kind: "Kustomization", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true }, "stale"],
-    ["a quiet HelmRelease is not (its times move only on change)", { stored: "ready", kind: "HelmRelease", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true }, "ready"],
-    ["a quiet GitRepository is not", { stored: "ready", kind: "GitRepository", intervalSeconds: 60, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true }, "ready"],
+    [
+      "ready and recent",
+      { stored: "ready", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:50:00Z", clusterReachable: true },
+      "ready",
+    ],
+    [
+      "ready, 2×interval + margin not yet passed",
+      { stored: "ready", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:35:01Z", clusterReachable: true },
+      "ready",
+    ],
+    [
+      "ready, no reconcile for 2×interval + margin",
+      { stored: "ready", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:34:59Z", clusterReachable: true },
+      "stale",
+    ],
+    [
+      "failing stays failing however old",
+      { stored: "failing", intervalSeconds: 60, lastReconcileAt: "2026-11-01T00:00:00Z", clusterReachable: true },
+      "failing",
+    ],
+    [
+      "suspended is never stale",
+      { stored: "suspended", intervalSeconds: 60, lastReconcileAt: "2026-11-01T00:00:00Z", clusterReachable: true },
+      "suspended",
+    ],
+    [
+      "unknown reconcile time → not stale",
+      { stored: "ready", intervalSeconds: 60, lastReconcileAt: null, clusterReachable: true },
+      "ready",
+    ],
+    [
+      "a quiet Kustomization is stale",
+      { stored: "ready", kind: "Kustomization", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true },
+      "stale",
+    ],
+    [
+      "a quiet HelmRelease is not (its times move only on change)",
+      { stored: "ready", kind: "HelmRelease", intervalSeconds: 600, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true },
+      "ready",
+    ],
+    [
+      "a quiet GitRepository is not",
+      { stored: "ready", kind: "GitRepository", intervalSeconds: 60, lastReconcileAt: "2026-11-21T11:00:00Z", clusterReachable: true },
+      "ready",
+    ],
   ] as const)("%s", (_name, input, want) => {
     expect(effectiveHealth({ ...input, now })).toBe(want);
   });

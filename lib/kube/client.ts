@@ -83,7 +83,10 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
         await kc.applyToHTTPSOptions(opts);
       } catch (err) {
         prepared = undefined;
-        throw new ClusterRequestError(`credentials unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`, "auth");
+        throw new ClusterRequestError(
+          `credentials unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
+          "auth",
+        );
       }
       const url = new URL(server);
       const headers: Record<string, string> = { Accept: "application/json", "User-Agent": "crows-nest-collector" };

@@ -123,5 +123,5 @@ export function preferredVersions(apis: { groups?: ApiGroup[] } | undefined): Ma
 export function servedVersion(served: Map<string, string[]>, group: string, known: string[]): string | null {
   const versions = served.get(group);
   if (!versions) return null;
-  return versions.find((v) => known.includes(v)) ?? (known.length ? null : versions[0] ?? null);
+  return versions.find((v) => known.includes(v)) ?? (known.length ? null : (versions[0] ?? null));
 }

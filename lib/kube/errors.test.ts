@@ -20,7 +20,9 @@ describe("error classification", () => {
     expect(classifyNetworkError(Object.assign(new Error("x"), { code: "ECONNREFUSED" })).kind).toBe("refused");
     expect(classifyNetworkError(Object.assign(new Error("x"), { code: "ENOTFOUND" })).kind).toBe("dns");
     expect(classifyNetworkError(Object.assign(new Error("x"), { code: "ETIMEDOUT" })).kind).toBe("timeout");
-    expect(classifyNetworkError(Object.assign(new Error("self-signed certificate"), { code: "DEPTH_ZERO_SELF_SIGNED_CERT" })).kind).toBe("tls");
+    expect(classifyNetworkError(Object.assign(new Error("self-signed certificate"), { code: "DEPTH_ZERO_SELF_SIGNED_CERT" })).kind).toBe(
+      "tls",
+    );
   });
 
   it("honours Retry-After and otherwise backs off exponentially with jitter", () => {

@@ -45,7 +45,13 @@ export function classifyNetworkError(err: unknown): ClusterRequestError {
   const text = err instanceof Error ? err.message : String(err);
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return new ClusterRequestError(`DNS lookup failed (${code})`, "dns");
   if (code === "ECONNREFUSED") return new ClusterRequestError("connection refused", "refused");
-  if (code === "ETIMEDOUT" || code === "ESOCKETTIMEDOUT" || code === "ABORT_ERR" || code === "UND_ERR_CONNECT_TIMEOUT" || /timed? ?out/i.test(text)) {
+  if (
+    code === "ETIMEDOUT" ||
+    code === "ESOCKETTIMEDOUT" ||
+    code === "ABORT_ERR" ||
+    code === "UND_ERR_CONNECT_TIMEOUT" ||
+    /timed? ?out/i.test(text)
+  ) {
     return new ClusterRequestError("request timed out", "timeout");
   }
   if (TLS_CODES.has(code) || /certificate|ssl|tls/i.test(text)) {
@@ -57,10 +63,15 @@ export function classifyNetworkError(err: unknown): ClusterRequestError {
 
 /** Classifies an HTTP error response from its status and (Kubernetes Status) body. */
 export function classifyHttpError(status: number, body: unknown, retryAfterHeader?: string | null): ClusterRequestError {
-  const s = (body && typeof body === "object" ? body : {}) as { message?: unknown; reason?: unknown; details?: { retryAfterSeconds?: unknown } };
+  const s = (body && typeof body === "object" ? body : {}) as {
+    message?: unknown;
+    reason?: unknown;
+    details?: { retryAfterSeconds?: unknown };
+  };
   const message = typeof s.message === "string" && s.message ? s.message : `HTTP ${status}`;
   const reason = typeof s.reason === "string" ? s.reason : undefined;
-  const retryAfter = parseRetryAfter(retryAfterHeader) ?? (typeof s.details?.retryAfterSeconds === "number" ? s.details.retryAfterSeconds : undefined);
+  const retryAfter =
+    parseRetryAfter(retryAfterHeader) ?? (typeof s.details?.retryAfterSeconds === "number" ? s.details.retryAfterSeconds : undefined);
   const kind: ErrorKind = status === 401 || status === 403 ? "auth" : status === 504 || status === 408 ? "timeout" : "http";
   return new ClusterRequestError(`HTTP ${status}${reason ? ` ${reason}` : ""}: ${firstLine(message)}`, kind, status, reason, retryAfter);
 }
@@ -78,7 +89,13 @@ function firstLine(text: string): string {
 }
 
 /** Exponential backoff with full jitter, honouring a server's Retry-After (capped). */
-export function backoffMs(attempt: number, retryAfterSeconds: number | undefined, random = Math.random, baseMs = 200, capMs = 5000): number {
+export function backoffMs(
+  attempt: number,
+  retryAfterSeconds: number | undefined,
+  random = Math.random,
+  baseMs = 200,
+  capMs = 5000,
+): number {
   if (retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds * 1000, 10_000);
   const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));

@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fixtureItems } from "./fixtures";
 import { caredFields, contentHash, stableStringify, toFluxObject } from "./flux";
 
-const byName = (items: Record<string, unknown>[], name: string) =>
-  items.find((i) => (i.metadata as { name: string }).name === name)!;
+const byName = (items: Record<string, unknown>[], name: string) => items.find((i) => (i.metadata as { name: string }).name === name)!;
 
 describe("toFluxObject", () => {
   it("maps a failing Kustomization with its revisions, source, dependencies and last reconcile", () => {
@@ -80,7 +79,7 @@ describe("contentHash", () => {
     const copy = structuredClone(raw);
     (copy.metadata as Record<string, unknown>).resourceVersion = "999";
     expect(contentHash(toFluxObject("Kustomization", copy))).toBe(contentHash(a));
-    ((copy.status as { conditions: Array<Record<string, string>> }).conditions[0]).message = "other";
+    (copy.status as { conditions: Array<Record<string, string>> }).conditions[0].message = "other";
     const b = toFluxObject("Kustomization", copy);
     expect(contentHash(b)).not.toBe(contentHash(a));
     expect(caredFields(b)).not.toEqual(caredFields(a));

@@ -217,7 +217,9 @@ export function caredFields(r: Pick<FluxObjectRecord, keyof CaredFields>): Cared
 export function stableStringify(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
-  const keys = Object.keys(value as Raw).filter((k) => (value as Raw)[k] !== undefined).sort();
+  const keys = Object.keys(value as Raw)
+    .filter((k) => (value as Raw)[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((value as Raw)[k])}`).join(",")}}`;
 }
 

@@ -33,11 +33,15 @@ export async function startChartMirror(port = 0): Promise<ChartMirror> {
     const tags = /^\/v2\/(.+)\/tags\/list$/.exec(url.pathname);
     if (tags) {
       if (req.headers.authorization !== "Bearer anonymous") {
-        res.writeHead(401, { "www-authenticate": `Bearer realm="${base}/token",service="mirror",scope="repository:${tags[1]}:pull"` }).end();
+        res
+          .writeHead(401, { "www-authenticate": `Bearer realm="${base}/token",service="mirror",scope="repository:${tags[1]}:pull"` })
+          .end();
         return;
       }
       const addon = HELM_ADDONS.find((a) => a.source.kind === "OCIRepository" && a.source.url.endsWith(`/${tags[1]}`));
-      res.writeHead(addon ? 200 : 404, { "content-type": "application/json" }).end(JSON.stringify({ name: tags[1], tags: addon ? [...addon.versions, "latest"] : [] }));
+      res
+        .writeHead(addon ? 200 : 404, { "content-type": "application/json" })
+        .end(JSON.stringify({ name: tags[1], tags: addon ? [...addon.versions, "latest"] : [] }));
       return;
     }
     const index = /^\/([^/]+)\/index\.yaml$/.exec(url.pathname);
@@ -61,12 +65,15 @@ export async function startChartMirror(port = 0): Promise<ChartMirror> {
   const mirrors: Record<string, string> = {};
   for (const a of HELM_ADDONS) {
     // HTTP repositories map to their index folder; an OCI repository to the same path on a plain-HTTP registry.
-    mirrors[a.source.url] = a.source.kind === "HelmRepository" ? `${base}/${a.source.name}` : `${base}/${a.source.url.replace(/^oci:\/\/[^/]+\//, "")}`;
+    mirrors[a.source.url] =
+      a.source.kind === "HelmRepository" ? `${base}/${a.source.name}` : `${base}/${a.source.url.replace(/^oci:\/\/[^/]+\//, "")}`;
   }
   return {
     base,
     mirrors,
-    setting: Object.entries(mirrors).map(([from, to]) => `${from}=${to}`).join(","),
+    setting: Object.entries(mirrors)
+      .map(([from, to]) => `${from}=${to}`)
+      .join(","),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -75,6 +75,4 @@ export interface FleetModel {
 }
 
 /** Result of checking an Authorization header on a spoke. */
-export type TokenCheck =
-  | { ok: true; user: string; readOnly: boolean }
-  | { ok: false; reason: string };
+export type TokenCheck = { ok: true; user: string; readOnly: boolean } | { ok: false; reason: string };

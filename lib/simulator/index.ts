@@ -94,10 +94,12 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   const clock = createSimClock({ speed: options.speed ?? 1 });
   // The scenario timeline starts when the simulated clock does.
   const model =
-    options.model ??
-    createFleetModel({ clusters: options.clusters ?? 12, objects: options.objects ?? 40, seed, epoch: clock.now() });
+    options.model ?? createFleetModel({ clusters: options.clusters ?? 12, objects: options.objects ?? 40, seed, epoch: clock.now() });
   const withAws = options.aws !== false && model.clusters.some((cluster) => cluster.eks);
-  const cas = loadOrCreateClusterCas(outDir, model.clusters.map((cluster) => cluster.name));
+  const cas = loadOrCreateClusterCas(
+    outDir,
+    model.clusters.map((cluster) => cluster.name),
+  );
   const tokens = loadOrCreateTokens(outDir);
   const portsPath = join(outDir, "ports.json");
   const storedPorts = readJsonFile<{ clusters?: Record<string, number>; control?: number }>(portsPath) ?? {};
@@ -167,14 +169,23 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   writeFileSync(fleetKubeconfigPath, kubeconfigYaml(clusters, tokens.admin, "admin", hub.name), { mode: 0o600 });
   writeFileSync(
     portsPath,
-    JSON.stringify({ clusters: Object.fromEntries(clusters.map((c) => [c.name, Number(new URL(c.endpoint).port)])), control: Number(new URL(control.url).port) }),
+    JSON.stringify({
+      clusters: Object.fromEntries(clusters.map((c) => [c.name, Number(new URL(c.endpoint).port)])),
+      control: Number(new URL(control.url).port),
+    }),
   );
 
   let awsEnvPath: string | undefined;
   const awsEnv = awsServers?.env ?? {};
   if (awsServers) {
     awsEnvPath = join(outDir, "aws.env");
-    writeFileSync(awsEnvPath, Object.entries(awsEnv).map(([key, value]) => `${key}=${value}`).join("\n") + "\n", { mode: 0o600 });
+    writeFileSync(
+      awsEnvPath,
+      Object.entries(awsEnv)
+        .map(([key, value]) => `${key}=${value}`)
+        .join("\n") + "\n",
+      { mode: 0o600 },
+    );
   }
 
   return {

@@ -24,11 +24,15 @@ const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
 function get(endpoint: string, caData: string, token: string, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(path, endpoint), { ca: Buffer.from(caData, "base64"), headers: { Authorization: `Bearer ${token}` } }, (res) => {
-      let size = 0;
-      res.on("data", (chunk) => (size += chunk.length));
-      res.on("end", () => (res.statusCode === 200 ? resolve(size) : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
+    const req = request(
+      new URL(path, endpoint),
+      { ca: Buffer.from(caData, "base64"), headers: { Authorization: `Bearer ${token}` } },
+      (res) => {
+        let size = 0;
+        res.on("data", (chunk) => (size += chunk.length));
+        res.on("end", () => (res.statusCode === 200 ? resolve(size) : reject(new Error(`HTTP ${res.statusCode}`))));
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -62,12 +66,16 @@ for (let i = 0; i < targets.length; i += 50) {
   const sizes = await Promise.all(
     targets
       .slice(i, i + 50)
-      .map((cluster) => get(cluster.endpoint, cluster.caData, sim.tokens.admin, "/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations?limit=500")),
+      .map((cluster) =>
+        get(cluster.endpoint, cluster.caData, sim.tokens.admin, "/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations?limit=500"),
+      ),
   );
   bytes += sizes.reduce((sum, size) => sum + size, 0);
 }
 const listMs = performance.now() - listStart;
-console.log(`list Kustomizations on ${targets.length} clusters (new TLS connection each): ${Math.round(listMs)} ms, ${mb(bytes)} transferred`);
+console.log(
+  `list Kustomizations on ${targets.length} clusters (new TLS connection each): ${Math.round(listMs)} ms, ${mb(bytes)} transferred`,
+);
 console.log(`rss after lists ${mb(process.memoryUsage().rss)}`);
 
 await sim.stop();

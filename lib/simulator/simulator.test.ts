@@ -58,20 +58,72 @@ describe("the simulator with kubectl", () => {
 
   it("annotates and merge-patches like kubectl users do, and the simulated controller answers", async () => {
     const fleet = sim.fleetKubeconfigPath;
-    const spoke = (sim.model as SimFleet).spokes.find((candidate) => candidate.name !== (sim.model as SimFleet).facts.unreachable?.cluster)!.name;
-    const name = (await kubectl(fleet, "--context", spoke, "get", "kustomizations", "-n", "flux-system", "-o", "jsonpath={.items[0].metadata.name}")).trim();
+    const spoke = (sim.model as SimFleet).spokes.find(
+      (candidate) => candidate.name !== (sim.model as SimFleet).facts.unreachable?.cluster,
+    )!.name;
+    const name = (
+      await kubectl(fleet, "--context", spoke, "get", "kustomizations", "-n", "flux-system", "-o", "jsonpath={.items[0].metadata.name}")
+    ).trim();
     const requestedAt = new Date().toISOString();
-    await kubectl(fleet, "--context", spoke, "annotate", "--overwrite", "-n", "flux-system", "kustomization", name, `reconcile.fluxcd.io/requestedAt=${requestedAt}`);
+    await kubectl(
+      fleet,
+      "--context",
+      spoke,
+      "annotate",
+      "--overwrite",
+      "-n",
+      "flux-system",
+      "kustomization",
+      name,
+      `reconcile.fluxcd.io/requestedAt=${requestedAt}`,
+    );
     expect(
-      await kubectl(fleet, "--context", spoke, "get", "kustomization", "-n", "flux-system", name, "-o", "jsonpath={.metadata.annotations.reconcile\\.fluxcd\\.io/requestedAt}"),
+      await kubectl(
+        fleet,
+        "--context",
+        spoke,
+        "get",
+        "kustomization",
+        "-n",
+        "flux-system",
+        name,
+        "-o",
+        "jsonpath={.metadata.annotations.reconcile\\.fluxcd\\.io/requestedAt}",
+      ),
     ).toBe(requestedAt);
     for (;;) {
-      const handled = await kubectl(fleet, "--context", spoke, "get", "kustomization", "-n", "flux-system", name, "-o", "jsonpath={.status.lastHandledReconcileAt}");
+      const handled = await kubectl(
+        fleet,
+        "--context",
+        spoke,
+        "get",
+        "kustomization",
+        "-n",
+        "flux-system",
+        name,
+        "-o",
+        "jsonpath={.status.lastHandledReconcileAt}",
+      );
       if (handled === requestedAt) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await kubectl(fleet, "--context", spoke, "patch", "kustomization", "-n", "flux-system", name, "--type", "merge", "-p", '{"spec":{"suspend":true}}');
-    expect(await kubectl(fleet, "--context", spoke, "get", "kustomization", "-n", "flux-system", name, "-o", "jsonpath={.spec.suspend}")).toBe("true");
+    await kubectl(
+      fleet,
+      "--context",
+      spoke,
+      "patch",
+      "kustomization",
+      "-n",
+      "flux-system",
+      name,
+      "--type",
+      "merge",
+      "-p",
+      '{"spec":{"suspend":true}}',
+    );
+    expect(
+      await kubectl(fleet, "--context", spoke, "get", "kustomization", "-n", "flux-system", name, "-o", "jsonpath={.spec.suspend}"),
+    ).toBe("true");
   });
 
   it("reaches a spoke with the kubeconfig from its connection secret on the hub", async () => {

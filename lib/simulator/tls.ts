@@ -147,11 +147,7 @@ function issueServer(clusterName: string, caKey: KeyObject, caSpki: Buffer, now:
       extension("2.5.29.15", true, bitString(Buffer.from([0x80]), 7)), // digitalSignature
       extension("2.5.29.37", false, sequence(oid("1.3.6.1.5.5.7.3.1"))), // serverAuth
       extension("2.5.29.35", false, sequence(tlv(0x80, keyId(caSpki)))),
-      extension(
-        "2.5.29.17",
-        false,
-        sequence(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from("localhost", "ascii"))),
-      ),
+      extension("2.5.29.17", false, sequence(tlv(0x87, Buffer.from([127, 0, 0, 1])), tlv(0x82, Buffer.from("localhost", "ascii")))),
     ],
   });
   return { certPem, keyPem: server.privateKey.export({ type: "sec1", format: "pem" }).toString() };

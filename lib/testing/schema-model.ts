@@ -137,7 +137,10 @@ export function expectedTables(schemaPath = path.resolve(process.cwd(), "prisma/
           name: `${table}_${cols.join("_")}_fkey`,
           columns: cols,
           references: { table: tableOf(f.type), columns: f.relationToFields!.map((c) => columnOf(target, c)) },
-          onDelete: (f.relationOnDelete ?? (f.isRequired ? "Restrict" : "SetNull")).toUpperCase().replace("SETNULL", "SET NULL").replace("NOACTION", "NO ACTION"),
+          onDelete: (f.relationOnDelete ?? (f.isRequired ? "Restrict" : "SetNull"))
+            .toUpperCase()
+            .replace("SETNULL", "SET NULL")
+            .replace("NOACTION", "NO ACTION"),
           onUpdate: (f.relationOnUpdate ?? "Cascade").toUpperCase().replace("SETNULL", "SET NULL").replace("NOACTION", "NO ACTION"),
         };
       });

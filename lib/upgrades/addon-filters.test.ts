@@ -3,7 +3,12 @@ import { atInstant, parseAddonFilters, rowMatches } from "./addon-filters";
 
 describe("add-on filters", () => {
   it("parses the query string with defaults", () => {
-    expect(parseAddonFilters(new URLSearchParams("group=team&at=2026-11-10&standing=minor&q=cert"))).toEqual({ group: "team", at: "2026-11-10", standing: "minor", q: "cert" });
+    expect(parseAddonFilters(new URLSearchParams("group=team&at=2026-11-10&standing=minor&q=cert"))).toEqual({
+      group: "team",
+      at: "2026-11-10",
+      standing: "minor",
+      q: "cert",
+    });
     expect(parseAddonFilters({ group: ["env", "team"], at: "" })).toEqual({ group: "env" });
   });
   it.each(["2026-13-40", "yesterday", "2026-11-1"])("rejects at=%s", (at) => {
@@ -16,7 +21,13 @@ describe("add-on filters", () => {
     expect(atInstant(undefined, now)).toBeUndefined();
   });
   it("row filters", () => {
-    const row = { kind: "helm", label: "cert-manager", repository: "https://charts.jetstack.io", skew: true, counts: { minor: 1, current: 0 } };
+    const row = {
+      kind: "helm",
+      label: "cert-manager",
+      repository: "https://charts.jetstack.io",
+      skew: true,
+      counts: { minor: 1, current: 0 },
+    };
     expect(rowMatches(row, { group: "none", kind: "helm", q: "jetstack" })).toBe(true);
     expect(rowMatches(row, { group: "none", standing: "current" })).toBe(false);
     expect(rowMatches({ ...row, skew: false }, { group: "none", skew: "1" })).toBe(false);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildAddonMatrix, normaliseRepositoryUrl, shareCurrent, upstreamKey, type HelmInstallation, type UpstreamInfo } from "./addon-matrix";
+import {
+  buildAddonMatrix,
+  normaliseRepositoryUrl,
+  shareCurrent,
+  upstreamKey,
+  type HelmInstallation,
+  type UpstreamInfo,
+} from "./addon-matrix";
 import { csvField, matrixCsv } from "./csv";
 
 const helm = (cluster: string, applied: string | null, over: Partial<HelmInstallation> = {}): HelmInstallation => ({
@@ -14,13 +21,20 @@ const helm = (cluster: string, applied: string | null, over: Partial<HelmInstall
   ...over,
 });
 
-const up = (latestVersion: string | null, versions: string[] = latestVersion ? [latestVersion] : [], error: string | null = null): UpstreamInfo => ({ latestVersion, versions, error, fetchedAt: "2026-11-21T20:00:00.000Z" });
+const up = (
+  latestVersion: string | null,
+  versions: string[] = latestVersion ? [latestVersion] : [],
+  error: string | null = null,
+): UpstreamInfo => ({ latestVersion, versions, error, fetchedAt: "2026-11-21T20:00:00.000Z" });
 
 describe("add-on matrix", () => {
   const clusters = ["a", "b", "c", "d"];
   const upstream = new Map([
     [upstreamKey("https://charts.jetstack.io", "cert-manager"), up("v1.19.1", ["v1.19.1", "v1.19.0", "v1.18.2"])],
-    [upstreamKey("oci://mirror.example.com/charts", "cert-manager"), up(null, [], "GET https://mirror.example.com/v2/: connect ECONNREFUSED")],
+    [
+      upstreamKey("oci://mirror.example.com/charts", "cert-manager"),
+      up(null, [], "GET https://mirror.example.com/v2/: connect ECONNREFUSED"),
+    ],
   ]);
 
   const rows = buildAddonMatrix({
@@ -44,7 +58,12 @@ describe("add-on matrix", () => {
   });
 
   it("orders rows Flux, EKS, Helm and splits charts by repository", () => {
-    expect(rows.map((r) => r.key)).toEqual(["flux", "eks:vpc-cni", "helm:https://charts.jetstack.io#cert-manager", "helm:oci://mirror.example.com/charts#cert-manager"]);
+    expect(rows.map((r) => r.key)).toEqual([
+      "flux",
+      "eks:vpc-cni",
+      "helm:https://charts.jetstack.io#cert-manager",
+      "helm:oci://mirror.example.com/charts#cert-manager",
+    ]);
   });
 
   it("gives each cell its standing", () => {
@@ -84,8 +103,12 @@ describe("add-on matrix", () => {
   it("exports the whole matrix as CSV", () => {
     const csv = matrixCsv(rows, clusters).split("\r\n");
     expect(csv[0]).toBe("add-on,kind,repository,latest,latest source,skew,a,b,c,d");
-    expect(csv[3]).toBe("cert-manager,helm,https://charts.jetstack.io,v1.19.1,upstream,yes,v1.19.1+abc123 (current),v1.18.2 (behind by minor),v1.19.0 (failing),");
-    expect(csv[4]).toBe("cert-manager,helm,oci://mirror.example.com/charts,unavailable: GET https://mirror.example.com/v2/: connect ECONNREFUSED,,no,,,,v1.15.5 (latest unknown)");
+    expect(csv[3]).toBe(
+      "cert-manager,helm,https://charts.jetstack.io,v1.19.1,upstream,yes,v1.19.1+abc123 (current),v1.18.2 (behind by minor),v1.19.0 (failing),",
+    );
+    expect(csv[4]).toBe(
+      "cert-manager,helm,oci://mirror.example.com/charts,unavailable: GET https://mirror.example.com/v2/: connect ECONNREFUSED,,no,,,,v1.15.5 (latest unknown)",
+    );
     expect(csv).toHaveLength(6);
   });
 });

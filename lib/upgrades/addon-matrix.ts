@@ -99,11 +99,22 @@ function emptyCounts(): Record<Standing, number> {
 }
 
 function finishRow(row: Omit<MatrixRow, "skew" | "fleetNewest" | "counts">, clusters: readonly string[]): MatrixRow {
-  const applied = Object.values(row.cells).filter((c) => c.standing !== "missing").map((c) => c.applied);
+  const applied = Object.values(row.cells)
+    .filter((c) => c.standing !== "missing")
+    .map((c) => c.applied);
   const newest = fleetNewest(applied);
   const counts = emptyCounts();
   for (const cluster of clusters) {
-    row.cells[cluster] ??= { cluster, applied: null, desired: null, latest: row.latest, latestAllowed: null, standing: "missing", skewed: false, object: null };
+    row.cells[cluster] ??= {
+      cluster,
+      applied: null,
+      desired: null,
+      latest: row.latest,
+      latestAllowed: null,
+      standing: "missing",
+      skewed: false,
+      object: null,
+    };
     const cell = row.cells[cluster];
     cell.skewed = cell.standing !== "missing" && !!cell.applied && !!newest && !sameVersion(cell.applied, newest);
     counts[cell.standing]++;
@@ -150,7 +161,17 @@ export function buildAddonMatrix(input: MatrixInput): MatrixRow[] {
         : (up.error ?? (up.latestVersion ? null : "no versions in repository"));
     rows.push(
       finishRow(
-        { key: `helm:${key}`, kind: "helm", label: first.chart, repository: first.repositoryUrl, latest, latestBasis: latest ? "upstream" : null, upstreamError, upstreamFetchedAt: up?.fetchedAt ?? null, cells },
+        {
+          key: `helm:${key}`,
+          kind: "helm",
+          label: first.chart,
+          repository: first.repositoryUrl,
+          latest,
+          latestBasis: latest ? "upstream" : null,
+          upstreamError,
+          upstreamFetchedAt: up?.fetchedAt ?? null,
+          cells,
+        },
         input.clusters,
       ),
     );
@@ -173,7 +194,22 @@ export function buildAddonMatrix(input: MatrixInput): MatrixRow[] {
         object: null,
       };
     }
-    rows.push(finishRow({ key: `eks:${name}`, kind: "eks", label: name, repository: null, latest: null, latestBasis: "eks-catalog", upstreamError: null, upstreamFetchedAt: null, cells }, input.clusters));
+    rows.push(
+      finishRow(
+        {
+          key: `eks:${name}`,
+          kind: "eks",
+          label: name,
+          repository: null,
+          latest: null,
+          latestBasis: "eks-catalog",
+          upstreamError: null,
+          upstreamFetchedAt: null,
+          cells,
+        },
+        input.clusters,
+      ),
+    );
   }
 
   // Flux itself: no upstream feed is read, so the newest version in the fleet is the reference.
@@ -182,13 +218,39 @@ export function buildAddonMatrix(input: MatrixInput): MatrixRow[] {
     const newest = fleetNewest(fluxInstalls.map((f) => f.version));
     const cells: Record<string, MatrixCell> = {};
     for (const f of fluxInstalls) {
-      cells[f.cluster] = { cluster: f.cluster, applied: f.version, desired: null, latest: newest, latestAllowed: null, standing: standingOf({ installed: true, failing: false, applied: f.version, latest: newest }), skewed: false, object: null };
+      cells[f.cluster] = {
+        cluster: f.cluster,
+        applied: f.version,
+        desired: null,
+        latest: newest,
+        latestAllowed: null,
+        standing: standingOf({ installed: true, failing: false, applied: f.version, latest: newest }),
+        skewed: false,
+        object: null,
+      };
     }
-    rows.push(finishRow({ key: "flux", kind: "flux", label: "Flux", repository: null, latest: newest, latestBasis: "fleet", upstreamError: null, upstreamFetchedAt: null, cells }, input.clusters));
+    rows.push(
+      finishRow(
+        {
+          key: "flux",
+          kind: "flux",
+          label: "Flux",
+          repository: null,
+          latest: newest,
+          latestBasis: "fleet",
+          upstreamError: null,
+          upstreamFetchedAt: null,
+          cells,
+        },
+        input.clusters,
+      ),
+    );
   }
 
   const order: Record<AddonKind, number> = { flux: 0, eks: 1, helm: 2 };
-  return rows.sort((a, b) => order[a.kind] - order[b.kind] || a.label.localeCompare(b.label) || (a.repository ?? "").localeCompare(b.repository ?? ""));
+  return rows.sort(
+    (a, b) => order[a.kind] - order[b.kind] || a.label.localeCompare(b.label) || (a.repository ?? "").localeCompare(b.repository ?? ""),
+  );
 }
 
 /** Share of installed cells (failing counted as not current) whose standing is current. */

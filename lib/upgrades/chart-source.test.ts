@@ -4,21 +4,61 @@ import { parseOciUrl, resolveChartSource, sourceKey, type SourceObject } from ".
 const sources = new Map<string, SourceObject>(
   [
     { clusterId: 1, kind: "HelmRepository", namespace: "flux-system", name: "jetstack", url: "https://Charts.Jetstack.io/", spec: {} },
-    { clusterId: 2, kind: "HelmRepository", namespace: "flux-system", name: "jetstack", url: "https://mirror.example.com/jetstack", spec: {} },
-    { clusterId: 1, kind: "HelmRepository", namespace: "flux-system", name: "bitnami", url: "oci://registry-1.docker.io/bitnamicharts", spec: { type: "oci" } },
-    { clusterId: 1, kind: "OCIRepository", namespace: "kube-system", name: "karpenter", url: "oci://public.ecr.aws/karpenter/karpenter", spec: { insecure: false } },
+    {
+      clusterId: 2,
+      kind: "HelmRepository",
+      namespace: "flux-system",
+      name: "jetstack",
+      url: "https://mirror.example.com/jetstack",
+      spec: {},
+    },
+    {
+      clusterId: 1,
+      kind: "HelmRepository",
+      namespace: "flux-system",
+      name: "bitnami",
+      url: "oci://registry-1.docker.io/bitnamicharts",
+      spec: { type: "oci" },
+    },
+    {
+      clusterId: 1,
+      kind: "OCIRepository",
+      namespace: "kube-system",
+      name: "karpenter",
+      url: "oci://public.ecr.aws/karpenter/karpenter",
+      spec: { insecure: false },
+    },
   ].map((s) => [sourceKey(s.clusterId, s.kind, s.namespace, s.name), s]),
 );
 
-const release = (clusterId: number, sourceKind: string, sourceName: string, chartName: string, sourceNamespace: string | null = "flux-system") => ({ clusterId, namespace: "apps", chartName, sourceKind, sourceName, sourceNamespace });
+const release = (
+  clusterId: number,
+  sourceKind: string,
+  sourceName: string,
+  chartName: string,
+  sourceNamespace: string | null = "flux-system",
+) => ({ clusterId, namespace: "apps", chartName, sourceKind, sourceName, sourceNamespace });
 
 describe("resolveChartSource", () => {
   it.each([
-    [release(1, "HelmRepository", "jetstack", "cert-manager"), { repositoryUrl: "https://charts.jetstack.io", protocol: "http", oci: null }],
+    [
+      release(1, "HelmRepository", "jetstack", "cert-manager"),
+      { repositoryUrl: "https://charts.jetstack.io", protocol: "http", oci: null },
+    ],
     // same source name in another cluster is another repository
     [release(2, "HelmRepository", "jetstack", "cert-manager"), { repositoryUrl: "https://mirror.example.com/jetstack", protocol: "http" }],
-    [release(1, "HelmRepository", "bitnami", "redis"), { repositoryUrl: "oci://registry-1.docker.io/bitnamicharts", protocol: "oci", oci: { registry: "registry-1.docker.io", repository: "bitnamicharts/redis" } }],
-    [release(1, "OCIRepository", "karpenter", "karpenter", "kube-system"), { protocol: "oci", oci: { registry: "public.ecr.aws", repository: "karpenter/karpenter" }, insecure: false }],
+    [
+      release(1, "HelmRepository", "bitnami", "redis"),
+      {
+        repositoryUrl: "oci://registry-1.docker.io/bitnamicharts",
+        protocol: "oci",
+        oci: { registry: "registry-1.docker.io", repository: "bitnamicharts/redis" },
+      },
+    ],
+    [
+      release(1, "OCIRepository", "karpenter", "karpenter", "kube-system"),
+      { protocol: "oci", oci: { registry: "public.ecr.aws", repository: "karpenter/karpenter" }, insecure: false },
+    ],
   ])("%j", (r, expected) => {
     expect(resolveChartSource(r, sources)).toMatchObject(expected);
   });
@@ -30,7 +70,12 @@ describe("resolveChartSource", () => {
     expect(resolveChartSource(r, sources)).toBeNull();
   });
   it("defaults the source namespace to the release's", () => {
-    const s = new Map([[sourceKey(1, "HelmRepository", "apps", "local"), { clusterId: 1, kind: "HelmRepository", namespace: "apps", name: "local", url: "https://x.example/charts", spec: {} }]]);
+    const s = new Map([
+      [
+        sourceKey(1, "HelmRepository", "apps", "local"),
+        { clusterId: 1, kind: "HelmRepository", namespace: "apps", name: "local", url: "https://x.example/charts", spec: {} },
+      ],
+    ]);
     expect(resolveChartSource(release(1, "HelmRepository", "local", "c", null), s)?.repositoryUrl).toBe("https://x.example/charts");
   });
   it("OCI URLs", () => {

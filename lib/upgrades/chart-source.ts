@@ -37,7 +37,8 @@ export interface ChartSource {
 
 export const sourceKey = (clusterId: number, kind: string, namespace: string, name: string) => `${clusterId}/${kind}/${namespace}/${name}`;
 
-const specField = (spec: unknown, field: string): unknown => (spec && typeof spec === "object" ? (spec as Record<string, unknown>)[field] : undefined);
+const specField = (spec: unknown, field: string): unknown =>
+  spec && typeof spec === "object" ? (spec as Record<string, unknown>)[field] : undefined;
 
 /** oci://host/path → { registry, repository }. Docker Hub's short name is served at registry-1.docker.io. */
 export function parseOciUrl(url: string): { registry: string; repository: string } | null {
@@ -49,7 +50,9 @@ export function parseOciUrl(url: string): { registry: string; repository: string
 
 export function resolveChartSource(release: ReleaseRef, sources: ReadonlyMap<string, SourceObject>): ChartSource | null {
   if (!release.chartName || !release.sourceKind || !release.sourceName) return null;
-  const source = sources.get(sourceKey(release.clusterId, release.sourceKind, release.sourceNamespace ?? release.namespace, release.sourceName));
+  const source = sources.get(
+    sourceKey(release.clusterId, release.sourceKind, release.sourceNamespace ?? release.namespace, release.sourceName),
+  );
   const url = source?.url ?? (specField(source?.spec, "url") as string | undefined) ?? null;
   if (!source || !url) return null;
   const insecure = specField(source.spec, "insecure") === true;

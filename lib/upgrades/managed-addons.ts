@@ -39,7 +39,13 @@ export function toCatalogVersions(json: unknown): CatalogVersion[] | null {
 }
 
 const defaultOf = (c: CatalogVersion[] | null) => c?.find((v) => v.defaultVersion)?.addonVersion ?? null;
-const latestOf = (c: CatalogVersion[] | null) => (c ? newestVersion(c.map((v) => v.addonVersion), { includePrerelease: true }) : null);
+const latestOf = (c: CatalogVersion[] | null) =>
+  c
+    ? newestVersion(
+        c.map((v) => v.addonVersion),
+        { includePrerelease: true },
+      )
+    : null;
 
 const FAILING_STATUSES = new Set(["CREATE_FAILED", "UPDATE_FAILED", "DEGRADED", "DELETE_FAILED"]);
 
@@ -57,8 +63,7 @@ export function managedAddonStanding(
     latestNow,
     defaultNext: defaultOf(catalogNext),
     latestNext: latestOf(catalogNext),
-    compatibleWithNext:
-      catalogNext === null || !addon.version ? null : catalogNext.some((v) => sameVersion(v.addonVersion, addon.version)),
+    compatibleWithNext: catalogNext === null || !addon.version ? null : catalogNext.some((v) => sameVersion(v.addonVersion, addon.version)),
     noVersionForNext: catalogNext !== null && catalogNext.length === 0,
     behindLatestNow: !!(addon.version && latestNow && compareVersions(addon.version, latestNow) < 0),
     failing: FAILING_STATUSES.has((addon.status ?? "").toUpperCase()),

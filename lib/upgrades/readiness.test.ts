@@ -35,11 +35,25 @@ describe("managed add-on standing", () => {
     ["v1.19.0-eksbuild.1", catalog("v1.19.0-eksbuild.1"), null, null, false, false],
     ["v1.19.0-eksbuild.1", catalog("v1.19.0-eksbuild.1"), [], false, true, false],
   ])("%s", (version, now, next, compatibleWithNext, noVersionForNext, behindLatestNow) => {
-    expect(managedAddonStanding({ name: "vpc-cni", version }, now, next)).toMatchObject({ compatibleWithNext, noVersionForNext, behindLatestNow });
+    expect(managedAddonStanding({ name: "vpc-cni", version }, now, next)).toMatchObject({
+      compatibleWithNext,
+      noVersionForNext,
+      behindLatestNow,
+    });
   });
   it("default and latest per version", () => {
-    const s = managedAddonStanding({ name: "coredns", version: "v1.11.4-eksbuild.2", status: "DEGRADED" }, catalog("v1.11.4-eksbuild.2", "v1.11.3-eksbuild.1"), catalog("v1.12.1-eksbuild.1", "v1.11.4-eksbuild.2"));
-    expect(s).toMatchObject({ latestNow: "v1.11.4-eksbuild.2", defaultNow: "v1.11.3-eksbuild.1", latestNext: "v1.12.1-eksbuild.1", defaultNext: "v1.11.4-eksbuild.2", failing: true });
+    const s = managedAddonStanding(
+      { name: "coredns", version: "v1.11.4-eksbuild.2", status: "DEGRADED" },
+      catalog("v1.11.4-eksbuild.2", "v1.11.3-eksbuild.1"),
+      catalog("v1.12.1-eksbuild.1", "v1.11.4-eksbuild.2"),
+    );
+    expect(s).toMatchObject({
+      latestNow: "v1.11.4-eksbuild.2",
+      defaultNow: "v1.11.3-eksbuild.1",
+      latestNext: "v1.12.1-eksbuild.1",
+      defaultNext: "v1.11.4-eksbuild.2",
+      failing: true,
+    });
   });
 });
 
@@ -63,26 +77,46 @@ describe("readiness N → N+1", () => {
   });
 
   it("collects every kind of blocker", () => {
-    const removed = findRemovedApis(inventoryRefs({ entries: [{ id: "_fs_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" }] }), "1.34");
+    const removed = findRemovedApis(
+      inventoryRefs({ entries: [{ id: "_fs_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" }] }),
+      "1.34",
+    );
     const r = readiness(
       makeInput({
         skew: skewReport("1.33", [{ source: "legacy", version: "1.30", nodes: 2 }]),
         insights: [
-          { name: "Deprecated APIs removed in Kubernetes v1.34", category: "UPGRADE_READINESS", status: "ERROR", kubernetesVersion: "1.34", reason: "in use" },
+          {
+            name: "Deprecated APIs removed in Kubernetes v1.34",
+            category: "UPGRADE_READINESS",
+            status: "ERROR",
+            kubernetesVersion: "1.34",
+            reason: "in use",
+          },
           { name: "Kubelet version skew", category: "UPGRADE_READINESS", status: "WARNING", kubernetesVersion: "1.34" },
           { name: "Cluster health issues", category: "UPGRADE_READINESS", status: "PASSING", kubernetesVersion: "1.34" },
           { name: "Far future", category: "UPGRADE_READINESS", status: "ERROR", kubernetesVersion: "1.36" },
           { name: "Misconfig", category: "MISCONFIGURATION", status: "ERROR" },
         ],
-        managedAddons: [managedAddonStanding({ name: "vpc-cni", version: "v1.18.0-eksbuild.1" }, catalog("v1.20.5-eksbuild.1", "v1.18.0-eksbuild.1"), catalog("v1.20.5-eksbuild.1"))],
+        managedAddons: [
+          managedAddonStanding(
+            { name: "vpc-cni", version: "v1.18.0-eksbuild.1" },
+            catalog("v1.20.5-eksbuild.1", "v1.18.0-eksbuild.1"),
+            catalog("v1.20.5-eksbuild.1"),
+          ),
+        ],
         removedApis: removed.map((u) => ({ ...u, owner: { kind: "Kustomization", namespace: "flux-system", name: "infra" } })),
       }),
     );
     expect(r.ready).toBe(false);
     expect(r.blockers.map((b) => b.kind).sort()).toEqual(["insight", "insight", "kubelet-skew", "managed-addon", "removed-api"]);
-    expect(r.blockers.find((b) => b.kind === "removed-api")!.title).toBe("flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is removed in 1.32");
+    expect(r.blockers.find((b) => b.kind === "removed-api")!.title).toBe(
+      "flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is removed in 1.32",
+    );
     expect(r.blockers.find((b) => b.kind === "managed-addon")!.detail).toBe("Update to v1.20.5-eksbuild.1 first.");
-    expect(r.checklist[1]).toMatchObject({ done: false, command: "aws eks update-nodegroup-version --cluster-name prod-a --nodegroup-name legacy --kubernetes-version 1.33" });
+    expect(r.checklist[1]).toMatchObject({
+      done: false,
+      command: "aws eks update-nodegroup-version --cluster-name prod-a --nodegroup-name legacy --kubernetes-version 1.33",
+    });
   });
 
   it("warns about extended support, mid-upgrade skew and failing releases", () => {
@@ -92,7 +126,9 @@ describe("readiness N → N+1", () => {
         support: supportInfo("1.31", null, now),
         eksStatus: "UPDATING",
         skew: skewReport("1.31", [{ source: "general", version: "1.30", nodes: 3 }]),
-        helmAddons: [{ name: "ingress", namespace: "ingress-nginx", chart: "ingress-nginx", applied: "4.12.4", latest: "4.13.3", failing: true }],
+        helmAddons: [
+          { name: "ingress", namespace: "ingress-nginx", chart: "ingress-nginx", applied: "4.12.4", latest: "4.13.3", failing: true },
+        ],
       }),
     );
     expect(r.ready).toBe(true);

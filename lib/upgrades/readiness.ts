@@ -96,11 +96,19 @@ export function readiness(input: ReadinessInput): Readiness {
     warnings.push({ kind: "cluster", title: "Cluster unreachable", detail: "Findings below are from the last successful poll." });
   }
   if ((input.eksStatus ?? "").toUpperCase() === "UPDATING") {
-    warnings.push({ kind: "cluster", title: "Control plane update in progress", detail: "EKS reports the cluster as UPDATING; wait for ACTIVE." });
+    warnings.push({
+      kind: "cluster",
+      title: "Control plane update in progress",
+      detail: "EKS reports the cluster as UPDATING; wait for ACTIVE.",
+    });
   }
   const s = input.support;
   if (s?.versionStatus === "UNSUPPORTED") {
-    warnings.push({ kind: "support", title: `Kubernetes ${s.version} is past end of extended support`, detail: "EKS upgrades the control plane automatically (add-ons and node groups are not upgraded)." });
+    warnings.push({
+      kind: "support",
+      title: `Kubernetes ${s.version} is past end of extended support`,
+      detail: "EKS upgrades the control plane automatically (add-ons and node groups are not upgraded).",
+    });
   } else if (s?.inExtendedSupport) {
     warnings.push({
       kind: "support",
@@ -108,14 +116,23 @@ export function readiness(input: ReadinessInput): Readiness {
       detail: `Costs $${EXTRA_USD_PER_CLUSTER_MONTH}/month more than standard support; extended support ends in ${s.daysToEndOfExtendedSupport} days.`,
     });
   } else if (s?.daysToEndOfStandardSupport != null && s.daysToEndOfStandardSupport <= 90) {
-    warnings.push({ kind: "support", title: `Standard support ends in ${s.daysToEndOfStandardSupport} days`, detail: `On ${s.endOfStandardSupport?.slice(0, 10)}.` });
+    warnings.push({
+      kind: "support",
+      title: `Standard support ends in ${s.daysToEndOfStandardSupport} days`,
+      detail: `On ${s.endOfStandardSupport?.slice(0, 10)}.`,
+    });
   }
 
   if (next) {
     for (const i of input.insights) {
       if (!insightApplies(i, next)) continue;
       const status = i.status.toUpperCase();
-      const finding: Finding = { kind: "insight", subject: i.name, title: `EKS insight: ${i.name} (${status})`, detail: [i.reason, i.recommendation].filter(Boolean).join(" ") };
+      const finding: Finding = {
+        kind: "insight",
+        subject: i.name,
+        title: `EKS insight: ${i.name} (${status})`,
+        detail: [i.reason, i.recommendation].filter(Boolean).join(" "),
+      };
       if (status === "ERROR" || status === "WARNING") blockers.push(finding);
       else if (status === "UNKNOWN") warnings.push(finding);
     }
@@ -123,23 +140,59 @@ export function readiness(input: ReadinessInput): Readiness {
     for (const g of input.skew?.groups ?? []) {
       const who = g.source ? `Node group ${g.source}` : `${g.nodes ?? "Some"} node(s)`;
       if (g.violatesNow) {
-        blockers.push({ kind: "kubelet-skew", subject: g.source || g.version, title: `${who}: kubelet ${g.minor} outside the skew policy`, detail: `Control plane is ${input.skew!.controlPlane}; kubelets may be at most 3 minors older and never newer.` });
+        blockers.push({
+          kind: "kubelet-skew",
+          subject: g.source || g.version,
+          title: `${who}: kubelet ${g.minor} outside the skew policy`,
+          detail: `Control plane is ${input.skew!.controlPlane}; kubelets may be at most 3 minors older and never newer.`,
+        });
       } else if (g.blocksNext) {
-        blockers.push({ kind: "kubelet-skew", subject: g.source || g.version, title: `${who}: kubelet ${g.minor} too old for ${next}`, detail: `Every kubelet must be at least ${input.skew!.minimumForNext} before the control plane moves to ${next}.` });
+        blockers.push({
+          kind: "kubelet-skew",
+          subject: g.source || g.version,
+          title: `${who}: kubelet ${g.minor} too old for ${next}`,
+          detail: `Every kubelet must be at least ${input.skew!.minimumForNext} before the control plane moves to ${next}.`,
+        });
       } else if (g.behindNow > 0) {
-        warnings.push({ kind: "kubelet-skew", subject: g.source || g.version, title: `${who}: kubelet ${g.minor} behind the control plane`, detail: `${g.behindNow} minor(s) behind now, ${g.behindNext} after the upgrade.` });
+        warnings.push({
+          kind: "kubelet-skew",
+          subject: g.source || g.version,
+          title: `${who}: kubelet ${g.minor} behind the control plane`,
+          detail: `${g.behindNow} minor(s) behind now, ${g.behindNext} after the upgrade.`,
+        });
       }
     }
 
     for (const a of input.managedAddons) {
       if (a.noVersionForNext) {
-        blockers.push({ kind: "managed-addon", subject: a.name, title: `${a.name}: no version compatible with ${next}`, detail: "DescribeAddonVersions lists none; remove the add-on or wait for a release." });
+        blockers.push({
+          kind: "managed-addon",
+          subject: a.name,
+          title: `${a.name}: no version compatible with ${next}`,
+          detail: "DescribeAddonVersions lists none; remove the add-on or wait for a release.",
+        });
       } else if (a.compatibleWithNext === false) {
-        blockers.push({ kind: "managed-addon", subject: a.name, title: `${a.name} ${a.version} is not compatible with ${next}`, detail: `Update to ${bridgeVersion(a) ?? "a compatible version"} first.` });
+        blockers.push({
+          kind: "managed-addon",
+          subject: a.name,
+          title: `${a.name} ${a.version} is not compatible with ${next}`,
+          detail: `Update to ${bridgeVersion(a) ?? "a compatible version"} first.`,
+        });
       } else if (a.compatibleWithNext === null) {
-        warnings.push({ kind: "managed-addon", subject: a.name, title: `${a.name}: compatibility with ${next} unknown`, detail: "The add-on catalog for the next version has not been fetched." });
+        warnings.push({
+          kind: "managed-addon",
+          subject: a.name,
+          title: `${a.name}: compatibility with ${next} unknown`,
+          detail: "The add-on catalog for the next version has not been fetched.",
+        });
       }
-      if (a.failing) warnings.push({ kind: "managed-addon", subject: a.name, title: `${a.name} is ${a.status}`, detail: "Fix the add-on before upgrading." });
+      if (a.failing)
+        warnings.push({
+          kind: "managed-addon",
+          subject: a.name,
+          title: `${a.name} is ${a.status}`,
+          detail: "Fix the add-on before upgrading.",
+        });
     }
 
     const byApi = new Map<string, RemovedApiFinding[]>();
@@ -160,10 +213,23 @@ export function readiness(input: ReadinessInput): Readiness {
   }
 
   for (const h of input.helmAddons.filter((x) => x.failing)) {
-    warnings.push({ kind: "helm-addon", subject: `${h.namespace}/${h.name}`, title: `HelmRelease ${h.namespace}/${h.name} is failing`, detail: "Fix it first: a failing release hides what the upgrade changes." });
+    warnings.push({
+      kind: "helm-addon",
+      subject: `${h.namespace}/${h.name}`,
+      title: `HelmRelease ${h.namespace}/${h.name} is failing`,
+      detail: "Fix it first: a failing release hides what the upgrade changes.",
+    });
   }
 
-  return { cluster: input.cluster, current, next, blockers, warnings, checklist: next ? checklist(input, current!, next, blockers) : [], ready: next !== null && blockers.length === 0 };
+  return {
+    cluster: input.cluster,
+    current,
+    next,
+    blockers,
+    warnings,
+    checklist: next ? checklist(input, current!, next, blockers) : [],
+    ready: next !== null && blockers.length === 0,
+  };
 }
 
 function checklist(input: ReadinessInput, current: string, next: string, blockers: Finding[]): ChecklistStep[] {
@@ -172,21 +238,33 @@ function checklist(input: ReadinessInput, current: string, next: string, blocker
   const removed = blockers.filter((b) => b.kind === "removed-api");
   steps.push({
     title: "Migrate manifests off removed APIs",
-    detail: removed.length ? removed.map((b) => `${b.title}: ${b.detail}`).join("\n") : `No resource in a Flux inventory uses an API removed in ${next}.`,
+    detail: removed.length
+      ? removed.map((b) => `${b.title}: ${b.detail}`).join("\n")
+      : `No resource in a Flux inventory uses an API removed in ${next}.`,
     done: removed.length === 0,
   });
   const oldNodes = (input.skew?.groups ?? []).filter((g) => g.blocksNext || g.violatesNow);
   steps.push({
     title: `Bring every kubelet to ${input.skew?.minimumForNext ?? "N-2"} or newer`,
-    detail: oldNodes.length ? oldNodes.map((g) => `${g.source || `${g.nodes ?? "?"} node(s)`} at ${g.minor}`).join(", ") : "All kubelets are within the skew policy for the next version.",
-    command: oldNodes.find((g) => g.source) ? `aws eks update-nodegroup-version --cluster-name ${c} --nodegroup-name ${oldNodes.find((g) => g.source)!.source} --kubernetes-version ${current}` : undefined,
+    detail: oldNodes.length
+      ? oldNodes.map((g) => `${g.source || `${g.nodes ?? "?"} node(s)`} at ${g.minor}`).join(", ")
+      : "All kubelets are within the skew policy for the next version.",
+    command: oldNodes.find((g) => g.source)
+      ? `aws eks update-nodegroup-version --cluster-name ${c} --nodegroup-name ${oldNodes.find((g) => g.source)!.source} --kubernetes-version ${current}`
+      : undefined,
     done: oldNodes.length === 0,
   });
   const incompatible = input.managedAddons.filter((a) => a.compatibleWithNext === false);
   steps.push({
     title: `Update managed add-ons that do not run on ${next}`,
-    detail: incompatible.length ? incompatible.map((a) => `${a.name} ${a.version} → ${bridgeVersion(a)}`).join(", ") : `Every managed add-on version is compatible with ${next}.`,
-    command: incompatible.length ? incompatible.map((a) => `aws eks update-addon --cluster-name ${c} --addon-name ${a.name} --addon-version ${bridgeVersion(a)}`).join("\n") : undefined,
+    detail: incompatible.length
+      ? incompatible.map((a) => `${a.name} ${a.version} → ${bridgeVersion(a)}`).join(", ")
+      : `Every managed add-on version is compatible with ${next}.`,
+    command: incompatible.length
+      ? incompatible
+          .map((a) => `aws eks update-addon --cluster-name ${c} --addon-name ${a.name} --addon-version ${bridgeVersion(a)}`)
+          .join("\n")
+      : undefined,
     done: incompatible.length === 0,
   });
   const insightBlockers = blockers.filter((b) => b.kind === "insight");
@@ -205,20 +283,32 @@ function checklist(input: ReadinessInput, current: string, next: string, blocker
   const addonsToDefault = input.managedAddons.filter((a) => a.defaultNext && a.version && compareVersions(a.version, a.defaultNext) < 0);
   steps.push({
     title: `Update managed add-ons to the ${next} defaults`,
-    detail: addonsToDefault.length ? addonsToDefault.map((a) => `${a.name} ${a.version} → ${a.defaultNext}`).join(", ") : "Nothing below the default version of the next release.",
-    command: addonsToDefault.map((a) => `aws eks update-addon --cluster-name ${c} --addon-name ${a.name} --addon-version ${a.defaultNext}`).join("\n") || undefined,
+    detail: addonsToDefault.length
+      ? addonsToDefault.map((a) => `${a.name} ${a.version} → ${a.defaultNext}`).join(", ")
+      : "Nothing below the default version of the next release.",
+    command:
+      addonsToDefault
+        .map((a) => `aws eks update-addon --cluster-name ${c} --addon-name ${a.name} --addon-version ${a.defaultNext}`)
+        .join("\n") || undefined,
     done: false,
   });
   steps.push({
     title: `Upgrade node groups to ${next}`,
-    detail: input.nodeGroups.length ? input.nodeGroups.map((g) => `${g.name} (${g.version ?? "?"})`).join(", ") : "No managed node groups recorded: upgrade self-managed nodes or Karpenter node pools.",
-    command: input.nodeGroups.map((g) => `aws eks update-nodegroup-version --cluster-name ${c} --nodegroup-name ${g.name} --kubernetes-version ${next}`).join("\n") || undefined,
+    detail: input.nodeGroups.length
+      ? input.nodeGroups.map((g) => `${g.name} (${g.version ?? "?"})`).join(", ")
+      : "No managed node groups recorded: upgrade self-managed nodes or Karpenter node pools.",
+    command:
+      input.nodeGroups
+        .map((g) => `aws eks update-nodegroup-version --cluster-name ${c} --nodegroup-name ${g.name} --kubernetes-version ${next}`)
+        .join("\n") || undefined,
     done: false,
   });
   const behind = input.helmAddons.filter((h) => h.applied && h.latest && compareVersions(h.applied, h.latest) < 0);
   steps.push({
     title: "Upgrade Helm add-ons that are behind upstream",
-    detail: behind.length ? behind.map((h) => `${h.chart} ${h.applied} → ${h.latest}`).join(", ") : "Every Helm add-on with a known upstream is current.",
+    detail: behind.length
+      ? behind.map((h) => `${h.chart} ${h.applied} → ${h.latest}`).join(", ")
+      : "Every Helm add-on with a known upstream is current.",
     done: behind.length === 0,
   });
   steps.push({

@@ -3,16 +3,31 @@ import { findRemovedApis, inventoryRefs, parseInventoryEntry, REMOVED_APIS } fro
 
 describe("Flux inventory entries", () => {
   it.each([
-    [{ id: "default_podinfo_apps_Deployment", v: "v1" }, { namespace: "default", name: "podinfo", group: "apps", kind: "Deployment", version: "v1" }],
-    [{ id: "default_podinfo__Service", v: "v1" }, { namespace: "default", name: "podinfo", group: "", kind: "Service", version: "v1" }],
-    [{ id: "_podinfo__Namespace", v: "v1" }, { namespace: "", name: "podinfo", group: "", kind: "Namespace", version: "v1" }],
-    [{ id: "_ex_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" }, { namespace: "", name: "ex", group: "flowcontrol.apiserver.k8s.io", kind: "FlowSchema", version: "v1beta3" }],
+    [
+      { id: "default_podinfo_apps_Deployment", v: "v1" },
+      { namespace: "default", name: "podinfo", group: "apps", kind: "Deployment", version: "v1" },
+    ],
+    [
+      { id: "default_podinfo__Service", v: "v1" },
+      { namespace: "default", name: "podinfo", group: "", kind: "Service", version: "v1" },
+    ],
+    [
+      { id: "_podinfo__Namespace", v: "v1" },
+      { namespace: "", name: "podinfo", group: "", kind: "Namespace", version: "v1" },
+    ],
+    [
+      { id: "_ex_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" },
+      { namespace: "", name: "ex", group: "flowcontrol.apiserver.k8s.io", kind: "FlowSchema", version: "v1beta3" },
+    ],
   ])("%j", (entry, expected) => {
     expect(parseInventoryEntry(entry)).toEqual(expected);
   });
-  it.each([[{ id: "broken", v: "v1" }], [{ id: "a_b_c_D" }], [{ id: 3, v: "v1" }], [{ id: "ns__apps_Deployment", v: "v1" }]])("rejects %j", (entry) => {
-    expect(parseInventoryEntry(entry as never)).toBeNull();
-  });
+  it.each([[{ id: "broken", v: "v1" }], [{ id: "a_b_c_D" }], [{ id: 3, v: "v1" }], [{ id: "ns__apps_Deployment", v: "v1" }]])(
+    "rejects %j",
+    (entry) => {
+      expect(parseInventoryEntry(entry as never)).toBeNull();
+    },
+  );
   it("tolerates missing or malformed inventories", () => {
     expect(inventoryRefs(null)).toEqual([]);
     expect(inventoryRefs({ entries: "x" })).toEqual([]);
@@ -45,7 +60,8 @@ describe("removed APIs", () => {
     expect(findRemovedApis(refs, target, from).map((u) => u.kind)).toEqual(kinds);
   });
   it("table facts", () => {
-    const find = (apiVersion: string, kind: string) => REMOVED_APIS.find((a) => `${a.group}/${a.version}` === apiVersion && a.kind === kind)?.removedIn;
+    const find = (apiVersion: string, kind: string) =>
+      REMOVED_APIS.find((a) => `${a.group}/${a.version}` === apiVersion && a.kind === kind)?.removedIn;
     expect(find("policy/v1beta1", "PodSecurityPolicy")).toBe("1.25");
     expect(find("batch/v1beta1", "CronJob")).toBe("1.25");
     expect(find("autoscaling/v2beta2", "HorizontalPodAutoscaler")).toBe("1.26");

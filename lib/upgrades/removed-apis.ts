@@ -25,16 +25,31 @@ export const REMOVED_APIS: readonly RemovedApi[] = [
   ...r("extensions/v1beta1", ["NetworkPolicy"], "1.16", "networking.k8s.io/v1"),
   ...r("extensions/v1beta1", ["PodSecurityPolicy"], "1.16", "policy/v1beta1"),
   // 1.22
-  ...r("admissionregistration.k8s.io/v1beta1", ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"], "1.22", "admissionregistration.k8s.io/v1"),
+  ...r(
+    "admissionregistration.k8s.io/v1beta1",
+    ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"],
+    "1.22",
+    "admissionregistration.k8s.io/v1",
+  ),
   ...r("apiextensions.k8s.io/v1beta1", ["CustomResourceDefinition"], "1.22", "apiextensions.k8s.io/v1"),
   ...r("apiregistration.k8s.io/v1beta1", ["APIService"], "1.22", "apiregistration.k8s.io/v1"),
   ...r("authentication.k8s.io/v1beta1", ["TokenReview"], "1.22", "authentication.k8s.io/v1"),
-  ...r("authorization.k8s.io/v1beta1", ["SubjectAccessReview", "LocalSubjectAccessReview", "SelfSubjectAccessReview"], "1.22", "authorization.k8s.io/v1"),
+  ...r(
+    "authorization.k8s.io/v1beta1",
+    ["SubjectAccessReview", "LocalSubjectAccessReview", "SelfSubjectAccessReview"],
+    "1.22",
+    "authorization.k8s.io/v1",
+  ),
   ...r("certificates.k8s.io/v1beta1", ["CertificateSigningRequest"], "1.22", "certificates.k8s.io/v1"),
   ...r("coordination.k8s.io/v1beta1", ["Lease"], "1.22", "coordination.k8s.io/v1"),
   ...r("extensions/v1beta1", ["Ingress"], "1.22", "networking.k8s.io/v1"),
   ...r("networking.k8s.io/v1beta1", ["Ingress", "IngressClass"], "1.22", "networking.k8s.io/v1"),
-  ...r("rbac.authorization.k8s.io/v1beta1", ["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"], "1.22", "rbac.authorization.k8s.io/v1"),
+  ...r(
+    "rbac.authorization.k8s.io/v1beta1",
+    ["ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"],
+    "1.22",
+    "rbac.authorization.k8s.io/v1",
+  ),
   ...r("scheduling.k8s.io/v1beta1", ["PriorityClass"], "1.22", "scheduling.k8s.io/v1"),
   ...r("storage.k8s.io/v1beta1", ["CSIDriver", "CSINode", "StorageClass", "VolumeAttachment"], "1.22", "storage.k8s.io/v1"),
   // 1.25
@@ -101,9 +116,7 @@ export function findRemovedApis(refs: readonly InventoryRef[], targetMinor: stri
   const from = fromMinor ? minorOf(fromMinor) : -Infinity;
   const uses: RemovedApiUse[] = [];
   for (const ref of refs) {
-    const removed = REMOVED_APIS.find(
-      (a) => a.group === ref.group && a.version === ref.version && a.kind === ref.kind,
-    );
+    const removed = REMOVED_APIS.find((a) => a.group === ref.group && a.version === ref.version && a.kind === ref.kind);
     if (removed && minorOf(removed.removedIn) <= target && minorOf(removed.removedIn) > from) uses.push({ ...ref, removed });
   }
   return uses;

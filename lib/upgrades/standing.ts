@@ -50,7 +50,10 @@ export function hasSkew(applied: readonly (string | null)[]): boolean {
 
 /** Newest applied version across the fleet; cells below it are highlighted as skew. */
 export function fleetNewest(applied: readonly (string | null)[]): string | null {
-  return newestVersion(applied.filter((v): v is string => !!v), { includePrerelease: true });
+  return newestVersion(
+    applied.filter((v): v is string => !!v),
+    { includePrerelease: true },
+  );
 }
 
 function canonical(v: string): string {

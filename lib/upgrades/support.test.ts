@@ -23,7 +23,13 @@ describe("supportInfo from the built-in calendar", () => {
     ["2026-11-26T00:00:00.000Z", "UNSUPPORTED", -365, false],
   ])("1.31 at %s → %s, %d days", (now, status, days, extended) => {
     const s = supportInfo("v1.31.14-eks-9a1f3d2", null, at(now))!;
-    expect(s).toMatchObject({ version: "1.31", versionStatus: status, daysToEndOfStandardSupport: days, inExtendedSupport: extended, source: "calendar" });
+    expect(s).toMatchObject({
+      version: "1.31",
+      versionStatus: status,
+      daysToEndOfStandardSupport: days,
+      inExtendedSupport: extended,
+      source: "calendar",
+    });
     expect(s.endOfStandardSupport).toBe("2025-11-26T00:00:00.000Z");
     expect(s.endOfExtendedSupport).toBe("2026-11-26T00:00:00.000Z");
   });
@@ -35,13 +41,27 @@ describe("supportInfo from the built-in calendar", () => {
   });
 
   it("prefers dates from DescribeClusterVersions", () => {
-    const s = supportInfo("1.33", { clusterVersion: "1.33", versionStatus: "STANDARD_SUPPORT", endOfStandardSupportDate: "2026-08-01T00:00:00Z", endOfExtendedSupportDate: "2027-08-01T00:00:00Z" }, at("2026-07-30T00:00:00Z"))!;
+    const s = supportInfo(
+      "1.33",
+      {
+        clusterVersion: "1.33",
+        versionStatus: "STANDARD_SUPPORT",
+        endOfStandardSupportDate: "2026-08-01T00:00:00Z",
+        endOfExtendedSupportDate: "2027-08-01T00:00:00Z",
+      },
+      at("2026-07-30T00:00:00Z"),
+    )!;
     expect(s).toMatchObject({ source: "eks-api", versionStatus: "STANDARD_SUPPORT", daysToEndOfStandardSupport: 2 });
   });
 
   it("uses the stored status only when no date is known", () => {
     const s = supportInfo("1.40", { clusterVersion: "1.40", versionStatus: "extended-support" }, at("2026-01-01T00:00:00Z"))!;
-    expect(s).toMatchObject({ source: "none", versionStatus: "EXTENDED_SUPPORT", inExtendedSupport: true, daysToEndOfStandardSupport: null });
+    expect(s).toMatchObject({
+      source: "none",
+      versionStatus: "EXTENDED_SUPPORT",
+      inExtendedSupport: true,
+      daysToEndOfStandardSupport: null,
+    });
     expect(supportInfo("garbage", null, at("2026-01-01T00:00:00Z"))).toBeNull();
   });
 });
@@ -66,7 +86,10 @@ describe("extended-support cost", () => {
     expect(crossesIntoExtendedSoon(input)).toBe(soon);
   });
   it("fleet totals now and for clusters crossing within 90 days", () => {
-    const fleet = ["1.31", "1.32", "1.33", "1.34", "1.34", "1.35"].map((v) => ({ support: supportInfo(v, null, now), supportType: "EXTENDED" }));
+    const fleet = ["1.31", "1.32", "1.33", "1.34", "1.34", "1.35"].map((v) => ({
+      support: supportInfo(v, null, now),
+      supportType: "EXTENDED",
+    }));
     expect(fleetCost(fleet)).toEqual({
       clustersInExtendedSupport: 3,
       extraPerMonthUSD: 1095,

@@ -63,7 +63,11 @@ function asStatus(value: string | null | undefined): VersionStatus | null {
  * stored them, else from the built-in calendar. The status follows the dates at `now` (the stored
  * versionStatus may be up to a day old); the stored status is used only when there are no dates.
  */
-export function supportInfo(version: string | null | undefined, apiInfo: ClusterVersionInfo | null | undefined, now: Date): SupportInfo | null {
+export function supportInfo(
+  version: string | null | undefined,
+  apiInfo: ClusterVersionInfo | null | undefined,
+  now: Date,
+): SupportInfo | null {
   const minor = kubernetesMinor(version);
   if (!minor) return null;
   const calendar = calendarEntry(minor);

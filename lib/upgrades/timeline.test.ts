@@ -43,7 +43,10 @@ describe("releaseVersionAt", () => {
     expect(releaseVersionAt(release, d(t))).toEqual({ present, version });
   });
   it("deleted", () => {
-    const gone = { ...release, transitions: [...release.transitions, { at: d("2026-11-18T00:00:00Z"), change: "deleted", chartVersion: "4.13.3" }] };
+    const gone = {
+      ...release,
+      transitions: [...release.transitions, { at: d("2026-11-18T00:00:00Z"), change: "deleted", chartVersion: "4.13.3" }],
+    };
     expect(releaseVersionAt(gone, d("2026-11-19T00:00:00Z")).present).toBe(false);
   });
 });
@@ -51,17 +54,45 @@ describe("releaseVersionAt", () => {
 describe("trend series", () => {
   it("moves when a cluster is upgraded", () => {
     const clusters = [
-      { name: "a", firstSeenAt: d("2026-11-01T00:00:00Z"), goneAt: null, currentVersion: "1.32", changes: [{ at: d("2026-11-20T10:00:00Z"), from: "1.31", to: "1.32" }] },
+      {
+        name: "a",
+        firstSeenAt: d("2026-11-01T00:00:00Z"),
+        goneAt: null,
+        currentVersion: "1.32",
+        changes: [{ at: d("2026-11-20T10:00:00Z"), from: "1.31", to: "1.32" }],
+      },
       { name: "b", firstSeenAt: d("2026-11-01T00:00:00Z"), goneAt: null, currentVersion: "1.34", changes: [] },
       { name: "c", firstSeenAt: d("2026-11-21T00:00:00Z"), goneAt: null, currentVersion: "1.35", changes: [] },
     ];
     const releases = [
-      { cluster: "a", key: "k", firstSeenAt: d("2026-11-01T00:00:00Z"), deletedAt: null, current: "2.0.0", transitions: [{ at: d("2026-11-01T00:00:00Z"), change: "created", chartVersion: "1.0.0" }, { at: d("2026-11-21T08:00:00Z"), change: "changed", chartVersion: "2.0.0" }] },
+      {
+        cluster: "a",
+        key: "k",
+        firstSeenAt: d("2026-11-01T00:00:00Z"),
+        deletedAt: null,
+        current: "2.0.0",
+        transitions: [
+          { at: d("2026-11-01T00:00:00Z"), change: "created", chartVersion: "1.0.0" },
+          { at: d("2026-11-21T08:00:00Z"), change: "changed", chartVersion: "2.0.0" },
+        ],
+      },
       { cluster: "b", key: "k", firstSeenAt: d("2026-11-01T00:00:00Z"), deletedAt: null, current: "2.0.0", transitions: [] },
     ];
-    const points = trendSeries({ clusters, releases, latestByKey: new Map([["k", "2.0.0"]]), versionInfo: new Map(), from: d("2026-11-19T00:00:00Z"), to: d("2026-11-21T00:00:00Z"), now: d("2026-11-21T20:00:00Z") });
+    const points = trendSeries({
+      clusters,
+      releases,
+      latestByKey: new Map([["k", "2.0.0"]]),
+      versionInfo: new Map(),
+      from: d("2026-11-19T00:00:00Z"),
+      to: d("2026-11-21T00:00:00Z"),
+      now: d("2026-11-21T20:00:00Z"),
+    });
     expect(points.map((p) => p.date)).toEqual(["2026-11-19", "2026-11-20", "2026-11-21"]);
-    expect(points.map((p) => p.byVersion)).toEqual([{ "1.31": 1, "1.34": 1 }, { "1.32": 1, "1.34": 1 }, { "1.32": 1, "1.34": 1, "1.35": 1 }]);
+    expect(points.map((p) => p.byVersion)).toEqual([
+      { "1.31": 1, "1.34": 1 },
+      { "1.32": 1, "1.34": 1 },
+      { "1.32": 1, "1.34": 1, "1.35": 1 },
+    ]);
     // 1.31 and 1.32 are in extended support in Nov 2026; 1.34 and 1.35 are standard
     expect(points.map((p) => p.supportedShare)).toEqual([0.5, 0.5, 2 / 3]);
     expect(points.map((p) => p.extended)).toEqual([1, 1, 1]);

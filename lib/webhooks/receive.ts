@@ -109,10 +109,12 @@ export async function receiveFluxWebhook(cluster: string, request: Request): Pro
       await client.query("ROLLBACK");
       return { status: 200, body: { accepted: true, duplicate: true, id: null } };
     }
-    await client.query(
-      `INSERT INTO collector_nudge ("clusterName", kind, namespace, name, reason) VALUES ($1, $2, $3, $4, 'webhook')`,
-      [cluster, kind, event.involvedObject.namespace, event.involvedObject.name],
-    );
+    await client.query(`INSERT INTO collector_nudge ("clusterName", kind, namespace, name, reason) VALUES ($1, $2, $3, $4, 'webhook')`, [
+      cluster,
+      kind,
+      event.involvedObject.namespace,
+      event.involvedObject.name,
+    ]);
     // Delivered on COMMIT: the collector never hears of a nudge that was rolled back.
     await client.query(`SELECT pg_notify($1, $2)`, [NUDGE_CHANNEL, cluster]);
     await client.query("COMMIT");

@@ -26,7 +26,13 @@ describe("generic-hmac signature", () => {
 describe("Flux event payload", () => {
   it("accepts the documented example and finds the revision in either metadata form", () => {
     const doc = fluxEventSchema.parse({
-      involvedObject: { apiVersion: "kustomize.toolkit.fluxcd.io/v1", kind: "Kustomization", name: "webapp", namespace: "apps", uid: "7d0cdc51-ddcf-4743-b223-83ca5c699632" },
+      involvedObject: {
+        apiVersion: "kustomize.toolkit.fluxcd.io/v1",
+        kind: "Kustomization",
+        name: "webapp",
+        namespace: "apps",
+        uid: "7d0cdc51-ddcf-4743-b223-83ca5c699632",
+      },
       metadata: { "kustomize.toolkit.fluxcd.io/revision": "main/731f7eaddfb6af01cb2173e18f0f75b0ba780ef1" },
       severity: "error",
       reason: "ValidationFailed",

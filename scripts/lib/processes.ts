@@ -47,7 +47,12 @@ export async function waitForHttp(url: string, timeoutMs: number, child?: Child)
   child?.exited.then(() => (died = true));
   while (Date.now() < deadline) {
     if (died) {
-      const last = child?.lastLines().slice(-5).map((l) => `\n  ${l}`).join("") ?? "";
+      const last =
+        child
+          ?.lastLines()
+          .slice(-5)
+          .map((l) => `\n  ${l}`)
+          .join("") ?? "";
       throw new Error(`${child?.name} exited before ${url} answered${last ? `; its last output:${last}` : ""}`);
     }
     try {

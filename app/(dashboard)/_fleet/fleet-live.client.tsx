@@ -55,9 +55,17 @@ function SupportNote({ c }: { c: FleetCluster }) {
   if (!s?.versionStatus) return null;
   if (s.versionStatus === "STANDARD_SUPPORT") {
     const days = s.daysToEndOfStandardSupport;
-    return <span className={`block text-xs ${days != null && days <= 90 ? "text-health-stale" : "text-zinc-500"}`}>standard{days != null ? `, ${days} d left` : ""}</span>;
+    return (
+      <span className={`block text-xs ${days != null && days <= 90 ? "text-health-stale" : "text-zinc-500"}`}>
+        standard{days != null ? `, ${days} d left` : ""}
+      </span>
+    );
   }
-  return <span className="block text-xs font-semibold text-health-failing">{s.versionStatus === "EXTENDED_SUPPORT" ? "extended support" : "unsupported"}</span>;
+  return (
+    <span className="block text-xs font-semibold text-health-failing">
+      {s.versionStatus === "EXTENDED_SUPPORT" ? "extended support" : "unsupported"}
+    </span>
+  );
 }
 
 export function FleetLive({ initial, queryString, showAllHref }: { initial: Fleet; queryString: string; showAllHref: string }) {
@@ -97,13 +105,23 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
           <caption className="sr-only">Clusters, worst first</caption>
           <thead className="border-b border-zinc-200 text-xs uppercase text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
             <tr>
-              <th scope="col" className="px-3 py-2">Cluster</th>
-              <th scope="col" className="px-3 py-2">Reachability</th>
+              <th scope="col" className="px-3 py-2">
+                Cluster
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Reachability
+              </th>
               {KIND_COLUMNS.map((k) => (
-                <th key={k.label} scope="col" className="px-3 py-2">{k.label}</th>
+                <th key={k.label} scope="col" className="px-3 py-2">
+                  {k.label}
+                </th>
               ))}
-              <th scope="col" className="px-3 py-2">Kubernetes</th>
-              <th scope="col" className="px-3 py-2">Flux</th>
+              <th scope="col" className="px-3 py-2">
+                Kubernetes
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Flux
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -33,14 +33,20 @@ export default async function AddonsPage({ searchParams }: { searchParams: Searc
   const view = await getAddonMatrix({ at: atInstant(filters.at, now), now });
   const rows = view.rows.filter((r) => rowMatches(r, filters));
   const groups = groupClusters(view.clusters, filters.group);
-  const qs = new URLSearchParams(Object.entries(filters).filter(([k, v]) => v && !(k === "group" && v === "none")) as [string, string][]).toString();
+  const qs = new URLSearchParams(
+    Object.entries(filters).filter(([k, v]) => v && !(k === "group" && v === "none")) as [string, string][],
+  ).toString();
   const s = view.summary;
 
   return (
     <>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-semibold">Add-ons</h1>
-        <a href={`/api/addons/csv${qs ? `?${qs}` : ""}`} download className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+        <a
+          href={`/api/addons/csv${qs ? `?${qs}` : ""}`}
+          download
+          className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+        >
           Export CSV
         </a>
       </div>
@@ -48,12 +54,18 @@ export default async function AddonsPage({ searchParams }: { searchParams: Searc
         Which version of each add-on runs where, and how far behind the newest it is.{" "}
         {view.at ? (
           <strong data-testid="as-of">
-            As it was at {formatUtc(view.at)} (standings against today&apos;s latest). <Link href="/addons" className="underline">Back to now</Link>
+            As it was at {formatUtc(view.at)} (standings against today&apos;s latest).{" "}
+            <Link href="/addons" className="underline">
+              Back to now
+            </Link>
           </strong>
         ) : null}
       </p>
       {filterError ? (
-        <p role="alert" className="mt-3 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+        <p
+          role="alert"
+          className="mt-3 rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           Ignored invalid filters: {filterError}
         </p>
       ) : null}
@@ -62,18 +74,40 @@ export default async function AddonsPage({ searchParams }: { searchParams: Searc
       </div>
 
       {view.clusters.length === 0 ? (
-        view.at ? <p className="mt-6">No cluster had been seen by then.</p> : <EmptyFleet />
+        view.at ? (
+          <p className="mt-6">No cluster had been seen by then.</p>
+        ) : (
+          <EmptyFleet />
+        )
       ) : (
         <>
           <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
             <UpgradeStat label="Add-ons" value={String(s.addons)} hint={`${s.installations} installations`} />
-            <UpgradeStat label="On the latest version" value={formatPercent(s.withKnownLatest ? s.onLatest / s.withKnownLatest : null)} hint={`${s.onLatest} of ${s.withKnownLatest} with a known latest`} testId="share-latest" />
+            <UpgradeStat
+              label="On the latest version"
+              value={formatPercent(s.withKnownLatest ? s.onLatest / s.withKnownLatest : null)}
+              hint={`${s.onLatest} of ${s.withKnownLatest} with a known latest`}
+              testId="share-latest"
+            />
             <UpgradeStat label="Version skew" value={String(s.skewedAddons)} hint="add-ons with different versions across clusters" />
-            <UpgradeStat label="Failing" value={String(s.byStanding.failing)} hint={STANDINGS.filter((x) => x !== "current" && x !== "missing" && x !== "failing" && s.byStanding[x]).map((x) => `${s.byStanding[x]} ${STANDING_LABEL[x]}`).join(", ") || "nothing behind"} />
+            <UpgradeStat
+              label="Failing"
+              value={String(s.byStanding.failing)}
+              hint={
+                STANDINGS.filter((x) => x !== "current" && x !== "missing" && x !== "failing" && s.byStanding[x])
+                  .map((x) => `${s.byStanding[x]} ${STANDING_LABEL[x]}`)
+                  .join(", ") || "nothing behind"
+              }
+            />
           </dl>
           {s.unreadableRepositories.length ? (
-            <section aria-labelledby="unreadable" className="mt-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950">
-              <h2 id="unreadable" className="font-medium">Latest version unknown for {s.unreadableRepositories.length} chart(s): repository not readable</h2>
+            <section
+              aria-labelledby="unreadable"
+              className="mt-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950"
+            >
+              <h2 id="unreadable" className="font-medium">
+                Latest version unknown for {s.unreadableRepositories.length} chart(s): repository not readable
+              </h2>
               <ul className="mt-1 list-disc pl-5">
                 {s.unreadableRepositories.map((u) => (
                   <li key={`${u.repository}#${u.chart}`}>

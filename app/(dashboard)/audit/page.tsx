@@ -14,7 +14,11 @@ const text = z.string().trim().min(1).max(253).optional().catch(undefined);
 const query = z.object({
   cluster: text,
   actor: text,
-  before: z.string().regex(/^\d{1,18}$/).optional().catch(undefined),
+  before: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional()
+    .catch(undefined),
 });
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -26,28 +30,52 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   }
   const raw = await searchParams;
   const filters = query.parse({ cluster: first(raw.cluster), actor: first(raw.actor), before: first(raw.before) });
-  const entries = await listAuditEntries({ clusterName: filters.cluster, actor: filters.actor, beforeId: filters.before ? BigInt(filters.before) : undefined, limit: PAGE });
-  const older = entries.length === PAGE ? new URLSearchParams({ ...(filters.cluster ? { cluster: filters.cluster } : {}), ...(filters.actor ? { actor: filters.actor } : {}), before: entries[entries.length - 1].id }) : null;
+  const entries = await listAuditEntries({
+    clusterName: filters.cluster,
+    actor: filters.actor,
+    beforeId: filters.before ? BigInt(filters.before) : undefined,
+    limit: PAGE,
+  });
+  const older =
+    entries.length === PAGE
+      ? new URLSearchParams({
+          ...(filters.cluster ? { cluster: filters.cluster } : {}),
+          ...(filters.actor ? { actor: filters.actor } : {}),
+          before: entries[entries.length - 1].id,
+        })
+      : null;
   return (
     <>
       <h1 className="text-2xl font-semibold">Audit log</h1>
       <form action="/audit" className="mt-4 flex flex-wrap items-end gap-3 text-sm">
         <label className="flex flex-col">
           Cluster
-          <input name="cluster" defaultValue={filters.cluster} className="rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900" />
+          <input
+            name="cluster"
+            defaultValue={filters.cluster}
+            className="rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+          />
         </label>
         <label className="flex flex-col">
           Actor
-          <input name="actor" defaultValue={filters.actor} className="rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900" />
+          <input
+            name="actor"
+            defaultValue={filters.actor}
+            className="rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+          />
         </label>
-        <button type="submit" className="rounded border border-zinc-300 px-3 py-1 dark:border-zinc-700">Filter</button>
+        <button type="submit" className="rounded border border-zinc-300 px-3 py-1 dark:border-zinc-700">
+          Filter
+        </button>
       </form>
       <div className="mt-4">
         <AuditTable entries={entries} showObject caption="Audit log" />
       </div>
       {older ? (
         <p className="mt-4">
-          <Link href={`/audit?${older.toString()}`} className="underline">Older entries</Link>
+          <Link href={`/audit?${older.toString()}`} className="underline">
+            Older entries
+          </Link>
         </p>
       ) : null}
     </>

@@ -59,10 +59,18 @@ function Members({ group }: { group: FailureGroup }) {
         <caption className="sr-only">{caption}</caption>
         <thead className="text-xs text-zinc-500">
           <tr>
-            <th scope="col" className="px-2 py-1">Cluster</th>
-            <th scope="col" className="px-2 py-1">Object</th>
-            <th scope="col" className="px-2 py-1">Failing for</th>
-            <th scope="col" className="px-2 py-1">Root cause</th>
+            <th scope="col" className="px-2 py-1">
+              Cluster
+            </th>
+            <th scope="col" className="px-2 py-1">
+              Object
+            </th>
+            <th scope="col" className="px-2 py-1">
+              Failing for
+            </th>
+            <th scope="col" className="px-2 py-1">
+              Root cause
+            </th>
           </tr>
         </thead>
         <tbody>{body}</tbody>
@@ -107,7 +115,9 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
           <span className="tabular-nums">{group.objectCount}</span> {group.objectCount === 1 ? "object" : "objects"}
         </span>
       </div>
-      <p className="mt-2 whitespace-pre-wrap break-words font-mono text-xs text-zinc-800 dark:text-zinc-200">{group.message || "(no message)"}</p>
+      <p className="mt-2 whitespace-pre-wrap break-words font-mono text-xs text-zinc-800 dark:text-zinc-200">
+        {group.message || "(no message)"}
+      </p>
       {group.problem === "stale" ? null : (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
           {group.problem === "unreachable" ? "Unreachable since" : "First failed"} <RelativeTime value={group.firstFailedAt} /> · longest{" "}
@@ -118,8 +128,13 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
         <Members group={group} />
       </div>
       {group.followers.length ? (
-        <section aria-label={`Failures caused by ${group.kind} ${group.reason}`} className="mt-3 border-l-2 border-zinc-300 pl-3 dark:border-zinc-700">
-          <p className="mb-2 text-sm font-medium">Caused by this ({group.followers.length} {group.followers.length === 1 ? "group" : "groups"}):</p>
+        <section
+          aria-label={`Failures caused by ${group.kind} ${group.reason}`}
+          className="mt-3 border-l-2 border-zinc-300 pl-3 dark:border-zinc-700"
+        >
+          <p className="mb-2 text-sm font-medium">
+            Caused by this ({group.followers.length} {group.followers.length === 1 ? "group" : "groups"}):
+          </p>
           <ul className="space-y-3">
             {group.followers.map((f) => (
               <Group key={f.id} group={f} level={level + 1} />

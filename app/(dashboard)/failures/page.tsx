@@ -31,15 +31,28 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
   return (
     <>
       <h1 className="text-2xl font-semibold">Failures</h1>
-      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">What is failing across the fleet, since when, and why — grouped by cause.</p>
+      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        What is failing across the fleet, since when, and why — grouped by cause.
+      </p>
       <div className="mt-4">
         <TriageFilterForm
           action="/failures"
           label="Filter failures"
           fields={[
-            { name: "kind", label: "Kind", value: filters.kind ? kindValue : undefined, options: [...FLUX_KINDS.map((k) => ({ value: kindSlug(k), label: k })), { value: "cluster", label: "Cluster (unreachable)" }] },
+            {
+              name: "kind",
+              label: "Kind",
+              value: filters.kind ? kindValue : undefined,
+              options: [...FLUX_KINDS.map((k) => ({ value: kindSlug(k), label: k })), { value: "cluster", label: "Cluster (unreachable)" }],
+            },
             { name: "problem", label: "Problem", value: filters.problem, options: PROBLEMS.map((p) => ({ value: p, label: p })) },
-            { name: "sort", label: "Sort", value: filters.sort === "impact" ? undefined : filters.sort, emptyLabel: SORT_LABELS.impact, options: FAILURE_SORTS.filter((s) => s !== "impact").map((s) => ({ value: s, label: SORT_LABELS[s] })) },
+            {
+              name: "sort",
+              label: "Sort",
+              value: filters.sort === "impact" ? undefined : filters.sort,
+              emptyLabel: SORT_LABELS.impact,
+              options: FAILURE_SORTS.filter((s) => s !== "impact").map((s) => ({ value: s, label: SORT_LABELS[s] })),
+            },
             { name: "cluster", label: "Cluster", value: filters.cluster },
             { name: "q", label: "Search", value: filters.q },
           ]}
@@ -47,7 +60,16 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
       </div>
       <FailuresLive
         initial={failures}
-        queryString={toQueryString({ kind: kindValue && filters.kind ? kindValue : undefined, problem: filters.problem, sort: filters.sort, cluster: filters.cluster, env: filters.env, team: filters.team, q: filters.q, members: String(FAILURE_PAGE_MEMBERS) })}
+        queryString={toQueryString({
+          kind: kindValue && filters.kind ? kindValue : undefined,
+          problem: filters.problem,
+          sort: filters.sort,
+          cluster: filters.cluster,
+          env: filters.env,
+          team: filters.team,
+          q: filters.q,
+          members: String(FAILURE_PAGE_MEMBERS),
+        })}
       />
     </>
   );

@@ -19,9 +19,15 @@ export default async function UpgradesPage() {
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-semibold">Upgrades</h1>
         <nav aria-label="Upgrade views" className="flex gap-3 text-sm">
-          <Link href="/upgrades/trends" className="underline">Trends</Link>
-          <Link href="/addons" className="underline">Add-on matrix</Link>
-          <Link href="/api/upgrades" prefetch={false} className="underline">JSON</Link>
+          <Link href="/upgrades/trends" className="underline">
+            Trends
+          </Link>
+          <Link href="/addons" className="underline">
+            Add-on matrix
+          </Link>
+          <Link href="/api/upgrades" prefetch={false} className="underline">
+            JSON
+          </Link>
         </nav>
       </div>
       <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
@@ -44,15 +50,23 @@ export default async function UpgradesPage() {
               value={String(t.clustersCrossingSoon)}
               hint={`would add ${formatUsd(t.crossingExtraPerMonthUSD)}/month, ${formatUsd(t.crossingExtraPerYearUSD)}/year`}
             />
-            <UpgradeStat testId="stat-blocked" label="Clusters with blockers" value={String(t.clustersWithBlockers)} hint={`${t.blockers} blocker(s) for N→N+1`} />
+            <UpgradeStat
+              testId="stat-blocked"
+              label="Clusters with blockers"
+              value={String(t.clustersWithBlockers)}
+              hint={`${t.blockers} blocker(s) for N→N+1`}
+            />
             <UpgradeStat testId="stat-ready" label="Ready for the next version" value={`${t.ready} of ${t.clusters}`} />
           </dl>
           <p className="mt-2 text-xs text-zinc-500">
-            Extended support bills $0.60 per cluster-hour instead of $0.10: {formatUsd(t.extraPerClusterMonthUSD)} more per cluster per month (730 h), from 00:00 UTC on the end-of-standard-support date.
+            Extended support bills $0.60 per cluster-hour instead of $0.10: {formatUsd(t.extraPerClusterMonthUSD)} more per cluster per
+            month (730 h), from 00:00 UTC on the end-of-standard-support date.
           </p>
 
           <section aria-labelledby="by-version" className="mt-6">
-            <h2 id="by-version" className="text-lg font-semibold">Clusters per Kubernetes version</h2>
+            <h2 id="by-version" className="text-lg font-semibold">
+              Clusters per Kubernetes version
+            </h2>
             <ul className="mt-2 flex flex-wrap gap-2">
               {Object.entries(t.byVersion)
                 .sort(([a], [b]) => Number(a.split(".")[1]) - Number(b.split(".")[1]))
@@ -65,13 +79,26 @@ export default async function UpgradesPage() {
           </section>
 
           <section aria-labelledby="clusters" className="mt-6">
-            <h2 id="clusters" className="text-lg font-semibold">Clusters, most urgent first</h2>
+            <h2 id="clusters" className="text-lg font-semibold">
+              Clusters, most urgent first
+            </h2>
             <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
               <table className="min-w-full text-sm">
                 <thead className="bg-zinc-50 text-left dark:bg-zinc-950">
                   <tr>
-                    {["Cluster", "Version", "Support", "End of standard support", "Extra cost / month", "Kubelet skew now → after upgrade", "Blockers", "Next"].map((h) => (
-                      <th key={h} scope="col" className="px-3 py-2 font-medium">{h}</th>
+                    {[
+                      "Cluster",
+                      "Version",
+                      "Support",
+                      "End of standard support",
+                      "Extra cost / month",
+                      "Kubelet skew now → after upgrade",
+                      "Blockers",
+                      "Next",
+                    ].map((h) => (
+                      <th key={h} scope="col" className="px-3 py-2 font-medium">
+                        {h}
+                      </th>
                     ))}
                   </tr>
                 </thead>
@@ -79,14 +106,20 @@ export default async function UpgradesPage() {
                   {o.clusters.map((c) => (
                     <tr key={c.name} data-cluster={c.name} className="border-t border-zinc-100 dark:border-zinc-800">
                       <th scope="row" className="px-3 py-2 text-left font-medium">
-                        <Link href={c.upgradeUrl} className="underline-offset-2 hover:underline">{c.name}</Link>
+                        <Link href={c.upgradeUrl} className="underline-offset-2 hover:underline">
+                          {c.name}
+                        </Link>
                         <div className="text-xs font-normal text-zinc-500">{[c.env, c.team, c.region].filter(Boolean).join(" · ")}</div>
                       </th>
                       <td className="px-3 py-2 font-mono">
                         {c.version ?? "?"}
-                        {c.eksStatus === "UPDATING" ? <div className="font-sans text-xs text-sky-700 dark:text-sky-300">updating</div> : null}
+                        {c.eksStatus === "UPDATING" ? (
+                          <div className="font-sans text-xs text-sky-700 dark:text-sky-300">updating</div>
+                        ) : null}
                       </td>
-                      <td className="px-3 py-2"><SupportBadge status={c.versionStatus} /></td>
+                      <td className="px-3 py-2">
+                        <SupportBadge status={c.versionStatus} />
+                      </td>
                       <td className="px-3 py-2 whitespace-nowrap">
                         {c.endOfStandardSupport ? c.endOfStandardSupport.slice(0, 10) : "unknown"}
                         <div className="text-xs text-zinc-500">
@@ -104,8 +137,12 @@ export default async function UpgradesPage() {
                         {c.skew && c.skew.kubelets.length ? (
                           <>
                             {c.skew.maxBehindNow} → {c.skew.maxBehindNext} minor(s)
-                            {c.skew.outsidePolicyNow ? <div className="text-xs font-medium text-red-700 dark:text-red-300">outside the skew policy now</div> : null}
-                            <div className="text-xs text-zinc-500">kubelets {[...new Set(c.skew.kubelets.map((k) => k.minor))].join(", ")}</div>
+                            {c.skew.outsidePolicyNow ? (
+                              <div className="text-xs font-medium text-red-700 dark:text-red-300">outside the skew policy now</div>
+                            ) : null}
+                            <div className="text-xs text-zinc-500">
+                              kubelets {[...new Set(c.skew.kubelets.map((k) => k.minor))].join(", ")}
+                            </div>
                           </>
                         ) : (
                           <span className="text-zinc-500">no kubelet data</span>
@@ -114,7 +151,9 @@ export default async function UpgradesPage() {
                       <td className="px-3 py-2">
                         {c.blockers.length ? (
                           <ul className="list-disc pl-4 text-xs">
-                            {c.blockers.slice(0, 3).map((b, i) => <li key={i}>{b.title}</li>)}
+                            {c.blockers.slice(0, 3).map((b, i) => (
+                              <li key={i}>{b.title}</li>
+                            ))}
                             {c.blockers.length > 3 ? <li>and {c.blockers.length - 3} more</li> : null}
                           </ul>
                         ) : (

@@ -29,10 +29,19 @@ export async function POST(request: Request) {
     const req = actionRequestSchema.parse(body);
     const target = { clusterName: req.cluster, kind: kindName(req.kind), namespace: req.namespace, name: req.name };
     const deny = async (status: number, code: string, message: string) => {
-      await recordAudit({ actor: session.sub, actorName: session.name, role: session.role, action: req.action, ...target, result: "denied", detail: message });
+      await recordAudit({
+        actor: session.sub,
+        actorName: session.name,
+        role: session.role,
+        action: req.action,
+        ...target,
+        result: "denied",
+        detail: message,
+      });
       return errorResponse(status, code, message);
     };
-    if (!roleAtLeast(session.role, "operator")) return deny(403, "forbidden", `${req.action} needs the operator role; you are ${session.role}`);
+    if (!roleAtLeast(session.role, "operator"))
+      return deny(403, "forbidden", `${req.action} needs the operator role; you are ${session.role}`);
     if (!authConfig().actionsEnabled) return deny(403, "actions_disabled", "operator actions are turned off (ACTIONS_ENABLED=false)");
     const csrf = checkCsrf(request, session, req.csrfToken);
     if (csrf) return deny(403, "csrf", "request did not come from a Crow's Nest page");

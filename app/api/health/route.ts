@@ -13,9 +13,6 @@ export async function GET() {
     const migration = await currentMigration(pool);
     return Response.json({ status: "ok", database: { status: "up", latencyMs: Date.now() - started, migration } });
   } catch (err) {
-    return Response.json(
-      { status: "error", database: { status: "down", error: oneLine(err), migration: null } },
-      { status: 503 },
-    );
+    return Response.json({ status: "error", database: { status: "down", error: oneLine(err), migration: null } }, { status: 503 });
   }
 }

@@ -14,20 +14,79 @@ const req = (path: string) => new Request(`http://localhost${path}`);
 beforeAll(async () => {
   const p = db.prisma();
   // Kubernetes 1.28 ended extended support in 2025: whatever today is, this cluster is past its dates.
-  const old = await makeCluster(p, { name: "old, \"quoted\"", eksVersion: "1.28", supportType: "EXTENDED", kubeletVersions: { "v1.28.15-eks-4c4b5e1": 1 } });
+  const old = await makeCluster(p, {
+    name: 'old, "quoted"',
+    eksVersion: "1.28",
+    supportType: "EXTENDED",
+    kubeletVersions: { "v1.28.15-eks-4c4b5e1": 1 },
+  });
   const cur = await makeCluster(p, { name: "current", eksVersion: "1.35", team: "core" });
-  for (const c of [old, cur]) await makeObject(p, c.id, { kind: "HelmRepository", apiVersion: "source.toolkit.fluxcd.io/v1", name: "podinfo", url: "https://stefanprodan.github.io/podinfo" });
-  await makeObject(p, old.id, { kind: "HelmRelease", apiVersion: "helm.toolkit.fluxcd.io/v2", namespace: "podinfo", name: "podinfo", chartName: "podinfo", chartVersion: "6.8.0", appliedRevision: "6.8.0", sourceKind: "HelmRepository", sourceName: "podinfo", sourceNamespace: "flux-system" });
-  await makeObject(p, cur.id, { kind: "HelmRelease", apiVersion: "helm.toolkit.fluxcd.io/v2", namespace: "podinfo", name: "podinfo", chartName: "podinfo", chartVersion: "6.9.2", appliedRevision: "6.9.2", sourceKind: "HelmRepository", sourceName: "podinfo", sourceNamespace: "flux-system" });
-  await p.chartUpstream.create({ data: { repositoryUrl: "https://stefanprodan.github.io/podinfo", chartName: "podinfo", latestVersion: "6.9.2", versions: ["6.9.2", "6.8.0"], fetchedAt: new Date() } });
+  for (const c of [old, cur])
+    await makeObject(p, c.id, {
+      kind: "HelmRepository",
+      apiVersion: "source.toolkit.fluxcd.io/v1",
+      name: "podinfo",
+      url: "https://stefanprodan.github.io/podinfo",
+    });
+  await makeObject(p, old.id, {
+    kind: "HelmRelease",
+    apiVersion: "helm.toolkit.fluxcd.io/v2",
+    namespace: "podinfo",
+    name: "podinfo",
+    chartName: "podinfo",
+    chartVersion: "6.8.0",
+    appliedRevision: "6.8.0",
+    sourceKind: "HelmRepository",
+    sourceName: "podinfo",
+    sourceNamespace: "flux-system",
+  });
+  await makeObject(p, cur.id, {
+    kind: "HelmRelease",
+    apiVersion: "helm.toolkit.fluxcd.io/v2",
+    namespace: "podinfo",
+    name: "podinfo",
+    chartName: "podinfo",
+    chartVersion: "6.9.2",
+    appliedRevision: "6.9.2",
+    sourceKind: "HelmRepository",
+    sourceName: "podinfo",
+    sourceNamespace: "flux-system",
+  });
+  await p.chartUpstream.create({
+    data: {
+      repositoryUrl: "https://stefanprodan.github.io/podinfo",
+      chartName: "podinfo",
+      latestVersion: "6.9.2",
+      versions: ["6.9.2", "6.8.0"],
+      fetchedAt: new Date(),
+    },
+  });
 });
 
 describe("GET /api/upgrades", () => {
   it("answers the fields per cluster and the fleet totals", async () => {
     const body = await (await getUpgrades()).json();
     const old = body.clusters.find((c: { name: string }) => c.name.startsWith("old"));
-    expect(Object.keys(old)).toEqual(expect.arrayContaining(["name", "version", "versionStatus", "endOfStandardSupport", "endOfExtendedSupport", "daysToEndOfStandardSupport", "inExtendedSupport", "monthlyExtendedSupportCostUSD", "blockers"]));
-    expect(old).toMatchObject({ version: "1.28", versionStatus: "UNSUPPORTED", inExtendedSupport: false, monthlyExtendedSupportCostUSD: 0, endOfStandardSupport: "2024-11-26T00:00:00.000Z" });
+    expect(Object.keys(old)).toEqual(
+      expect.arrayContaining([
+        "name",
+        "version",
+        "versionStatus",
+        "endOfStandardSupport",
+        "endOfExtendedSupport",
+        "daysToEndOfStandardSupport",
+        "inExtendedSupport",
+        "monthlyExtendedSupportCostUSD",
+        "blockers",
+      ]),
+    );
+    expect(old).toMatchObject({
+      version: "1.28",
+      versionStatus: "UNSUPPORTED",
+      inExtendedSupport: false,
+      monthlyExtendedSupportCostUSD: 0,
+      endOfStandardSupport: "2024-11-26T00:00:00.000Z",
+    });
     expect(body.totals).toMatchObject({ clusters: 2, extraPerClusterMonthUSD: 365 });
   });
   it("per cluster, or a 404 envelope", async () => {
@@ -56,6 +115,8 @@ describe("add-on routes", () => {
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="crows-nest-addons-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await res.text()).trim().split("\r\n");
     expect(lines[0]).toBe('add-on,kind,repository,latest,latest source,skew,current,"old, ""quoted"""');
-    expect(lines).toContain("podinfo,helm,https://stefanprodan.github.io/podinfo,6.9.2,upstream,yes,6.9.2 (current),6.8.0 (behind by minor)");
+    expect(lines).toContain(
+      "podinfo,helm,https://stefanprodan.github.io/podinfo,6.9.2,upstream,yes,6.9.2 (current),6.8.0 (behind by minor)",
+    );
   });
 });

@@ -22,12 +22,26 @@ export function AuditTable({ entries, showObject, caption }: { entries: AuditRow
         <caption className="sr-only">{caption}</caption>
         <thead className="text-xs uppercase text-zinc-500">
           <tr>
-            <th scope="col" className="py-2 pr-4">When</th>
-            <th scope="col" className="py-2 pr-4">Who</th>
-            <th scope="col" className="py-2 pr-4">Action</th>
-            {showObject ? <th scope="col" className="py-2 pr-4">Object</th> : null}
-            <th scope="col" className="py-2 pr-4">Result</th>
-            <th scope="col" className="py-2">Detail</th>
+            <th scope="col" className="py-2 pr-4">
+              When
+            </th>
+            <th scope="col" className="py-2 pr-4">
+              Who
+            </th>
+            <th scope="col" className="py-2 pr-4">
+              Action
+            </th>
+            {showObject ? (
+              <th scope="col" className="py-2 pr-4">
+                Object
+              </th>
+            ) : null}
+            <th scope="col" className="py-2 pr-4">
+              Result
+            </th>
+            <th scope="col" className="py-2">
+              Detail
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -35,14 +49,23 @@ export function AuditTable({ entries, showObject, caption }: { entries: AuditRow
             const href = objectHref(e);
             return (
               <tr key={e.id} className="border-t border-zinc-200 align-top dark:border-zinc-800" data-testid="audit-row">
-                <td className="py-2 pr-4 whitespace-nowrap"><RelativeTime value={e.at} /></td>
+                <td className="py-2 pr-4 whitespace-nowrap">
+                  <RelativeTime value={e.at} />
+                </td>
                 <td className="py-2 pr-4">
                   <span title={e.actor}>{e.actorName ?? e.actor}</span> <span className="text-xs text-zinc-500">({e.role})</span>
                 </td>
                 <td className="py-2 pr-4">{e.action}</td>
                 {showObject ? (
                   <td className="py-2 pr-4">
-                    {href ? <Link href={href} className="underline-offset-2 hover:underline">{`${e.clusterName} · ${e.kind} ${e.namespace}/${e.name}`}</Link> : "—"}
+                    {href ? (
+                      <Link
+                        href={href}
+                        className="underline-offset-2 hover:underline"
+                      >{`${e.clusterName} · ${e.kind} ${e.namespace}/${e.name}`}</Link>
+                    ) : (
+                      "—"
+                    )}
                   </td>
                 ) : null}
                 <td className={`py-2 pr-4 font-medium ${RESULT_STYLE[e.result] ?? ""}`}>{e.result}</td>

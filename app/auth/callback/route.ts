@@ -32,7 +32,15 @@ export async function GET(request: NextRequest) {
   } catch (err) {
     if (err instanceof SignInError) {
       log.warn({ reason: err.reason, err: err.message }, "sign-in refused");
-      if (err.who) await recordAudit({ actor: err.who.sub, actorName: err.who.name, role: "none", action: "sign-in", result: "denied", detail: err.message }).catch(() => undefined);
+      if (err.who)
+        await recordAudit({
+          actor: err.who.sub,
+          actorName: err.who.name,
+          role: "none",
+          action: "sign-in",
+          result: "denied",
+          detail: err.message,
+        }).catch(() => undefined);
       return failed(err.reason);
     }
     log.error({ err: oneLine(err) }, "sign-in failed");

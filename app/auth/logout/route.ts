@@ -16,7 +16,10 @@ export async function POST(request: NextRequest) {
   const base = cfg.publicOrigin ?? request.nextUrl.origin;
   if (cfg.mode === "none") return NextResponse.redirect(new URL("/", base), 303);
   const session = await sessionFromCookie(request.cookies.get(SESSION_COOKIE)?.value, cfg);
-  if (session) await recordAudit({ actor: session.sub, actorName: session.name, role: session.role, action: "sign-out", result: "ok" }).catch(() => undefined);
+  if (session)
+    await recordAudit({ actor: session.sub, actorName: session.name, role: session.role, action: "sign-out", result: "ok" }).catch(
+      () => undefined,
+    );
   const response = NextResponse.redirect(new URL("/auth/signin?signedOut=1", base), 303);
   response.cookies.delete({ name: SESSION_COOKIE, path: "/" });
   return response;

@@ -35,7 +35,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </p>
       ) : null}
       {params.error ? (
-        <p role="alert" className="mt-6 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100">
+        <p
+          role="alert"
+          className="mt-6 rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-100"
+        >
           {ERRORS[params.error]}
         </p>
       ) : null}

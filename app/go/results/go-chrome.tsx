@@ -16,7 +16,13 @@ export function GoChrome({ title, labels, children }: { title: string; labels: G
       <main id="main" className="mt-6">
         <h1 className="text-2xl font-semibold">{title}</h1>
         {children}
-        <form method="get" action="/go" role="search" aria-label="Find an object" className="mt-8 grid gap-3 rounded-lg border border-zinc-200 bg-white p-4 sm:grid-cols-4 dark:border-zinc-800 dark:bg-zinc-900">
+        <form
+          method="get"
+          action="/go"
+          role="search"
+          aria-label="Find an object"
+          className="mt-8 grid gap-3 rounded-lg border border-zinc-200 bg-white p-4 sm:grid-cols-4 dark:border-zinc-800 dark:bg-zinc-900"
+        >
           <label className="text-xs font-medium">
             Cluster
             <input name="cluster" defaultValue={labels?.cluster ?? ""} className={field} />
@@ -33,7 +39,10 @@ export function GoChrome({ title, labels, children }: { title: string; labels: G
             Name
             <input name="name" defaultValue={labels?.name ?? ""} className={field} />
           </label>
-          <button type="submit" className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white sm:col-span-4 sm:justify-self-start dark:bg-zinc-100 dark:text-zinc-900">
+          <button
+            type="submit"
+            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white sm:col-span-4 sm:justify-self-start dark:bg-zinc-100 dark:text-zinc-900"
+          >
             Find
           </button>
         </form>
@@ -42,9 +51,18 @@ export function GoChrome({ title, labels, children }: { title: string; labels: G
   );
 }
 
-export function CandidateList({ items, label }: { items: Array<{ cluster: string; kind: string; namespace: string; name: string; url: string; deleted: boolean }>; label: string }) {
+export function CandidateList({
+  items,
+  label,
+}: {
+  items: Array<{ cluster: string; kind: string; namespace: string; name: string; url: string; deleted: boolean }>;
+  label: string;
+}) {
   return (
-    <ul aria-label={label} className="mt-4 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+    <ul
+      aria-label={label}
+      className="mt-4 divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+    >
       {items.map((c) => (
         <li key={c.url} className="px-4 py-3">
           <Link href={c.url} className="break-all text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">

@@ -1,9 +1,7 @@
 // A Helm repository's index.yaml over HTTP, fetched conditionally with the ETag from the last fetch.
 import { parse } from "yaml";
 
-export type IndexResult =
-  | { status: "not-modified" }
-  | { status: "ok"; etag: string | null; charts: Map<string, string[]> };
+export type IndexResult = { status: "not-modified" } | { status: "ok"; etag: string | null; charts: Map<string, string[]> };
 
 export class UpstreamError extends Error {
   override name = "UpstreamError";
@@ -14,7 +12,10 @@ export function indexUrl(repositoryUrl: string): string {
   return `${repositoryUrl.replace(/\/+$/, "")}/index.yaml`;
 }
 
-export async function fetchHelmIndex(repositoryUrl: string, options: { etag?: string | null; timeoutMs: number; maxBytes?: number }): Promise<IndexResult> {
+export async function fetchHelmIndex(
+  repositoryUrl: string,
+  options: { etag?: string | null; timeoutMs: number; maxBytes?: number },
+): Promise<IndexResult> {
   const url = indexUrl(repositoryUrl);
   const headers: Record<string, string> = { accept: "application/x-yaml, text/yaml, */*" };
   if (options.etag) headers["if-none-match"] = options.etag;
@@ -30,7 +31,8 @@ export async function fetchHelmIndex(repositoryUrl: string, options: { etag?: st
     throw new UpstreamError(`GET ${url}: HTTP ${res.status}`);
   }
   const text = await res.text();
-  if (options.maxBytes && text.length > options.maxBytes) throw new UpstreamError(`GET ${url}: index larger than ${options.maxBytes} bytes`);
+  if (options.maxBytes && text.length > options.maxBytes)
+    throw new UpstreamError(`GET ${url}: index larger than ${options.maxBytes} bytes`);
   return { status: "ok", etag: res.headers.get("etag"), charts: parseHelmIndex(text, url) };
 }
 
@@ -49,7 +51,9 @@ export function parseHelmIndex(text: string, where = "index.yaml"): Map<string, 
     if (!Array.isArray(list)) continue;
     charts.set(
       chart,
-      list.map((e) => (e && typeof e === "object" ? (e as { version?: unknown }).version : undefined)).filter((v): v is string => typeof v === "string"),
+      list
+        .map((e) => (e && typeof e === "object" ? (e as { version?: unknown }).version : undefined))
+        .filter((v): v is string => typeof v === "string"),
     );
   }
   return charts;

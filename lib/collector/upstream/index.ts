@@ -48,7 +48,11 @@ export function parseMirrors(entries: readonly string[]): Record<string, string>
   const out: Record<string, string> = {};
   for (const e of entries) {
     const i = e.indexOf("=");
-    if (i > 0 && e.slice(i + 1).trim()) out[normaliseRepositoryUrl(e.slice(0, i))] = e.slice(i + 1).trim().replace(/\/+$/, "");
+    if (i > 0 && e.slice(i + 1).trim())
+      out[normaliseRepositoryUrl(e.slice(0, i))] = e
+        .slice(i + 1)
+        .trim()
+        .replace(/\/+$/, "");
   }
   return out;
 }
@@ -65,7 +69,11 @@ export function throughMirror(source: ChartSource, mirrors: Record<string, strin
   const ref = parseOciUrl(url.replace(/^https?:\/\//, "oci://"));
   if (!ref || !source.oci) return source;
   const suffix = source.oci.repository.slice(parseOciUrl(source.repositoryUrl)?.repository.length ?? source.oci.repository.length);
-  return { ...source, oci: { registry: ref.registry, repository: `${ref.repository}${suffix}` }, insecure: url.startsWith("http://") || source.insecure };
+  return {
+    ...source,
+    oci: { registry: ref.registry, repository: `${ref.repository}${suffix}` },
+    insecure: url.startsWith("http://") || source.insecure,
+  };
 }
 
 export interface UpstreamRefreshSummary {
@@ -149,17 +157,41 @@ export async function refreshUpstreamVersions(ctxOrPool: UpstreamContext | pg.Po
     jobs.set(key, [...(jobs.get(key) ?? []), p]);
   }
 
-  const summary: UpstreamRefreshSummary = { pairs: pairs.length, repositories: jobs.size, updated: 0, notModified: 0, failed: 0, skippedFresh: pairs.length - due.length, durationMs: 0, errors: [] };
+  const summary: UpstreamRefreshSummary = {
+    pairs: pairs.length,
+    repositories: jobs.size,
+    updated: 0,
+    notModified: 0,
+    failed: 0,
+    skippedFresh: pairs.length - due.length,
+    durationMs: 0,
+    errors: [],
+  };
 
   const writeVersions = async (p: ChartSource, versions: string[], etag: string | null) => {
     const sorted = sortNewestFirst([...new Set(versions)]);
-    const data = { latestVersion: newestVersion(sorted), versions: sorted.slice(0, MAX_STORED_VERSIONS), etag, fetchedAt: now(), error: sorted.length ? null : `chart ${p.chart} not found in repository`, errorAt: sorted.length ? null : now() };
-    await prisma.chartUpstream.upsert({ where: { repositoryUrl_chartName: { repositoryUrl: p.repositoryUrl, chartName: p.chart } }, create: { repositoryUrl: p.repositoryUrl, chartName: p.chart, ...data }, update: data });
+    const data = {
+      latestVersion: newestVersion(sorted),
+      versions: sorted.slice(0, MAX_STORED_VERSIONS),
+      etag,
+      fetchedAt: now(),
+      error: sorted.length ? null : `chart ${p.chart} not found in repository`,
+      errorAt: sorted.length ? null : now(),
+    };
+    await prisma.chartUpstream.upsert({
+      where: { repositoryUrl_chartName: { repositoryUrl: p.repositoryUrl, chartName: p.chart } },
+      create: { repositoryUrl: p.repositoryUrl, chartName: p.chart, ...data },
+      update: data,
+    });
     summary.updated++;
   };
   const writeError = async (p: ChartSource, message: string) => {
     const data = { error: message.slice(0, 500), errorAt: now() };
-    await prisma.chartUpstream.upsert({ where: { repositoryUrl_chartName: { repositoryUrl: p.repositoryUrl, chartName: p.chart } }, create: { repositoryUrl: p.repositoryUrl, chartName: p.chart, ...data }, update: data });
+    await prisma.chartUpstream.upsert({
+      where: { repositoryUrl_chartName: { repositoryUrl: p.repositoryUrl, chartName: p.chart } },
+      create: { repositoryUrl: p.repositoryUrl, chartName: p.chart, ...data },
+      update: data,
+    });
   };
 
   await mapLimit([...jobs.entries()], ctx.concurrency ?? 4, async ([key, charts]) => {
@@ -170,7 +202,10 @@ export async function refreshUpstreamVersions(ctxOrPool: UpstreamContext | pg.Po
         const etag = rows.every((r) => r?.etag && r.etag === rows[0]?.etag && r.fetchedAt) ? rows[0]!.etag : null;
         const result = await fetchHelmIndex(charts[0].fetchUrl ?? key, { etag, timeoutMs });
         if (result.status === "not-modified") {
-          await prisma.chartUpstream.updateMany({ where: { repositoryUrl: key, chartName: { in: charts.map((c) => c.chart) } }, data: { fetchedAt: now(), error: null, errorAt: null } });
+          await prisma.chartUpstream.updateMany({
+            where: { repositoryUrl: key, chartName: { in: charts.map((c) => c.chart) } },
+            data: { fetchedAt: now(), error: null, errorAt: null },
+          });
           summary.notModified += charts.length;
           return;
         }

@@ -22,7 +22,11 @@ export function parseBearerChallenge(header: string | null): { realm: string; pa
   return { realm, params: rest };
 }
 
-async function anonymousToken(challenge: { realm: string; params: Record<string, string> }, repository: string, timeoutMs: number): Promise<string> {
+async function anonymousToken(
+  challenge: { realm: string; params: Record<string, string> },
+  repository: string,
+  timeoutMs: number,
+): Promise<string> {
   const url = new URL(challenge.realm);
   if (challenge.params.service) url.searchParams.set("service", challenge.params.service);
   url.searchParams.set("scope", challenge.params.scope ?? `repository:${repository}:pull`);
@@ -75,7 +79,10 @@ export async function listOciTags(target: OciTarget, options: { timeoutMs: numbe
 
 async function get(url: string, token: string | null, timeoutMs: number): Promise<Response> {
   try {
-    return await fetch(url, { headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, signal: AbortSignal.timeout(timeoutMs) });
+    return await fetch(url, {
+      headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (err) {
     throw new UpstreamError(`GET ${url}: ${describeFetchError(err)}`);
   }

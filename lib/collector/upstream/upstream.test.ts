@@ -43,7 +43,9 @@ function handle(req: IncomingMessage, res: ServerResponse) {
   if (url.pathname === "/broken/index.yaml") return void res.writeHead(500).end("boom");
   if (url.pathname === "/token") {
     const ok = url.searchParams.get("service") === "test-registry" && url.searchParams.get("scope") === "repository:org/podinfo:pull";
-    return void res.writeHead(ok ? 200 : 400, { "content-type": "application/json" }).end(JSON.stringify(ok ? { token: "anon-token" } : {}));
+    return void res
+      .writeHead(ok ? 200 : 400, { "content-type": "application/json" })
+      .end(JSON.stringify(ok ? { token: "anon-token" } : {}));
   }
   if (url.pathname === "/v2/org/podinfo/tags/list") {
     if (req.headers.authorization !== "Bearer anon-token") {
@@ -56,7 +58,9 @@ function handle(req: IncomingMessage, res: ServerResponse) {
         .writeHead(200, { "content-type": "application/json", link: '</v2/org/podinfo/tags/list?last=latest&n=2>; rel="next"' })
         .end(JSON.stringify({ name: "org/podinfo", tags: ["6.9.1", "latest"] }));
     }
-    return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: "org/podinfo", tags: ["6.9.2_abc123", "6.8.0", "sha256-deadbeef.sig"] }));
+    return void res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ name: "org/podinfo", tags: ["6.9.2_abc123", "6.8.0", "sha256-deadbeef.sig"] }));
   }
   res.writeHead(404).end();
 }
@@ -82,16 +86,49 @@ async function seed() {
   const a = await db.prisma().cluster.create({ data: { name: "a" } });
   const b = await db.prisma().cluster.create({ data: { name: "b" } });
   await flux(a.id, "HelmRepository", "flux-system", "jetstack", { url: `${base}/charts/` });
-  await flux(a.id, "HelmRelease", "cert-manager", "cert-manager", { chartName: "cert-manager", chartVersion: "v1.18.2", sourceKind: "HelmRepository", sourceName: "jetstack", sourceNamespace: "flux-system" });
+  await flux(a.id, "HelmRelease", "cert-manager", "cert-manager", {
+    chartName: "cert-manager",
+    chartVersion: "v1.18.2",
+    sourceKind: "HelmRepository",
+    sourceName: "jetstack",
+    sourceNamespace: "flux-system",
+  });
   // Same repository name and chart name in another cluster, but a different repository URL.
   await flux(b.id, "HelmRepository", "flux-system", "jetstack", { url: `${base}/mirror` });
-  await flux(b.id, "HelmRelease", "cert-manager", "cert-manager", { chartName: "cert-manager", chartVersion: "v1.15.5", sourceKind: "HelmRepository", sourceName: "jetstack", sourceNamespace: "flux-system" });
-  await flux(b.id, "OCIRepository", "podinfo", "podinfo", { url: `oci://${base.replace("http://", "")}/org/podinfo`, spec: { insecure: true, url: "x" } });
-  await flux(b.id, "HelmRelease", "podinfo", "podinfo", { chartName: "podinfo", chartVersion: "6.8.0", sourceKind: "OCIRepository", sourceName: "podinfo", sourceNamespace: "podinfo" });
+  await flux(b.id, "HelmRelease", "cert-manager", "cert-manager", {
+    chartName: "cert-manager",
+    chartVersion: "v1.15.5",
+    sourceKind: "HelmRepository",
+    sourceName: "jetstack",
+    sourceNamespace: "flux-system",
+  });
+  await flux(b.id, "OCIRepository", "podinfo", "podinfo", {
+    url: `oci://${base.replace("http://", "")}/org/podinfo`,
+    spec: { insecure: true, url: "x" },
+  });
+  await flux(b.id, "HelmRelease", "podinfo", "podinfo", {
+    chartName: "podinfo",
+    chartVersion: "6.8.0",
+    sourceKind: "OCIRepository",
+    sourceName: "podinfo",
+    sourceNamespace: "podinfo",
+  });
   await flux(b.id, "HelmRepository", "flux-system", "broken", { url: `${base}/broken` });
-  await flux(b.id, "HelmRelease", "x", "broken-app", { chartName: "app", chartVersion: "1.0.0", sourceKind: "HelmRepository", sourceName: "broken", sourceNamespace: "flux-system" });
+  await flux(b.id, "HelmRelease", "x", "broken-app", {
+    chartName: "app",
+    chartVersion: "1.0.0",
+    sourceKind: "HelmRepository",
+    sourceName: "broken",
+    sourceNamespace: "flux-system",
+  });
   // A release whose source is not in the database is left out, not guessed.
-  await flux(b.id, "HelmRelease", "y", "orphan", { chartName: "cert-manager", chartVersion: "1.0.0", sourceKind: "HelmRepository", sourceName: "gone", sourceNamespace: "flux-system" });
+  await flux(b.id, "HelmRelease", "y", "orphan", {
+    chartName: "cert-manager",
+    chartVersion: "1.0.0",
+    sourceKind: "HelmRepository",
+    sourceName: "gone",
+    sourceNamespace: "flux-system",
+  });
 }
 
 const rows = async () =>
@@ -104,8 +141,20 @@ describe("refreshUpstreamVersions", () => {
     expect(summary).toMatchObject({ pairs: 4, repositories: 4, updated: 3, failed: 1, notModified: 0 });
 
     const r = await rows();
-    expect(Object.keys(r).sort()).toEqual(["/broken#app", "/charts#cert-manager", "/mirror#cert-manager", "oci://127.0.0.1:" + base.split(":")[2] + "/org/podinfo#podinfo"].sort());
-    expect(r["/charts#cert-manager"]).toMatchObject({ latestVersion: "v1.19.1", versions: ["v1.20.0-alpha.1", "v1.19.1", "v1.18.2"], etag: '"index-1"', error: null });
+    expect(Object.keys(r).sort()).toEqual(
+      [
+        "/broken#app",
+        "/charts#cert-manager",
+        "/mirror#cert-manager",
+        "oci://127.0.0.1:" + base.split(":")[2] + "/org/podinfo#podinfo",
+      ].sort(),
+    );
+    expect(r["/charts#cert-manager"]).toMatchObject({
+      latestVersion: "v1.19.1",
+      versions: ["v1.20.0-alpha.1", "v1.19.1", "v1.18.2"],
+      etag: '"index-1"',
+      error: null,
+    });
     expect(r["/mirror#cert-manager"]).toMatchObject({ latestVersion: "v1.15.5", etag: null });
     const oci = Object.entries(r).find(([k]) => k.startsWith("oci://"))![1];
     expect(oci).toMatchObject({ latestVersion: "6.9.2+abc123", versions: ["6.9.2+abc123", "6.9.1", "6.8.0"], error: null });
@@ -152,10 +201,16 @@ describe("refreshUpstreamVersions", () => {
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/charts`;
     await new Promise<void>((r) => closed.close(() => r()));
-    await db.prisma().fluxObject.updateMany({ where: { kind: "HelmRepository", name: "jetstack", url: `${base}/charts/` }, data: { url: deadUrl } });
+    await db
+      .prisma()
+      .fluxObject.updateMany({ where: { kind: "HelmRepository", name: "jetstack", url: `${base}/charts/` }, data: { url: deadUrl } });
     const s = await refreshUpstreamVersions({ timeoutMs: 5000, force: true });
     expect(s.errors.find((e) => e.repositoryUrl === deadUrl)?.error).toMatch(/ECONNREFUSED/);
-    expect((await db.prisma().chartUpstream.findUnique({ where: { repositoryUrl_chartName: { repositoryUrl: deadUrl, chartName: "cert-manager" } } }))).toMatchObject({ latestVersion: null, versions: [] });
+    expect(
+      await db
+        .prisma()
+        .chartUpstream.findUnique({ where: { repositoryUrl_chartName: { repositoryUrl: deadUrl, chartName: "cert-manager" } } }),
+    ).toMatchObject({ latestVersion: null, versions: [] });
   });
 });
 
@@ -163,9 +218,21 @@ describe("mirrors", () => {
   it("reads a repository through a mirror and keeps the row keyed by the original URL", async () => {
     const c = await db.prisma().cluster.create({ data: { name: "airgapped" } });
     await flux(c.id, "HelmRepository", "flux-system", "jetstack", { url: "https://charts.example.invalid/jetstack" });
-    await flux(c.id, "HelmRelease", "cert-manager", "cert-manager", { chartName: "cert-manager", chartVersion: "v1.18.2", sourceKind: "HelmRepository", sourceName: "jetstack", sourceNamespace: "flux-system" });
+    await flux(c.id, "HelmRelease", "cert-manager", "cert-manager", {
+      chartName: "cert-manager",
+      chartVersion: "v1.18.2",
+      sourceKind: "HelmRepository",
+      sourceName: "jetstack",
+      sourceNamespace: "flux-system",
+    });
     await flux(c.id, "OCIRepository", "podinfo", "podinfo", { url: "oci://registry.example.invalid/org/podinfo" });
-    await flux(c.id, "HelmRelease", "podinfo", "podinfo", { chartName: "podinfo", chartVersion: "6.8.0", sourceKind: "OCIRepository", sourceName: "podinfo", sourceNamespace: "podinfo" });
+    await flux(c.id, "HelmRelease", "podinfo", "podinfo", {
+      chartName: "podinfo",
+      chartVersion: "6.8.0",
+      sourceKind: "OCIRepository",
+      sourceName: "podinfo",
+      sourceNamespace: "podinfo",
+    });
     const mirrors = parseMirrors([`https://charts.example.invalid/jetstack=${base}/charts/`, `oci://registry.example.invalid=${base}`]);
     const s = await refreshUpstreamVersions({ timeoutMs: 5000, mirrors });
     expect(s.errors.filter((e) => e.repositoryUrl.includes("example.invalid"))).toEqual([]);
@@ -198,6 +265,11 @@ describe("parsers", () => {
     expect(parseBearerChallenge(null)).toBeNull();
   });
   it("tags to chart versions", () => {
-    expect(chartVersionsFromTags(["1.8.1", "v1.19.1", "1.2.3_abc", "latest", "sha256-abc.sig", "1.2", "2.0.0-rc.1"])).toEqual(["1.8.1", "v1.19.1", "1.2.3+abc", "2.0.0-rc.1"]);
+    expect(chartVersionsFromTags(["1.8.1", "v1.19.1", "1.2.3_abc", "latest", "sha256-abc.sig", "1.2", "2.0.0-rc.1"])).toEqual([
+      "1.8.1",
+      "v1.19.1",
+      "1.2.3+abc",
+      "2.0.0-rc.1",
+    ]);
   });
 });

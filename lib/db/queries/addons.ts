@@ -1,7 +1,14 @@
 // The add-on × cluster matrix, now or as it was at a past instant. Helm add-ons are grouped by the
 // repository each HelmRelease's source really points at (resolved here, in the same cluster), plus
 // EKS managed add-ons and Flux itself.
-import { buildAddonMatrix, shareCurrent, upstreamKey, type HelmInstallation, type MatrixRow, type UpstreamInfo } from "../../upgrades/addon-matrix";
+import {
+  buildAddonMatrix,
+  shareCurrent,
+  upstreamKey,
+  type HelmInstallation,
+  type MatrixRow,
+  type UpstreamInfo,
+} from "../../upgrades/addon-matrix";
 import { resolveChartSource, sourceKey, type SourceObject } from "../../upgrades/chart-source";
 import { newestVersion } from "../../upgrades/versions";
 import { toCatalogVersions } from "../../upgrades/managed-addons";
@@ -62,10 +69,26 @@ export async function loadHelmData(prisma: Prisma, clusterNames: Map<number, str
   const clusterFilter = options.clusterIds ? { clusterId: { in: options.clusterIds } } : {};
   const [releases, sourceRows, upstreamRows] = await Promise.all([
     prisma.fluxObject.findMany({
-      where: { kind: "HelmRelease", ...clusterFilter, ...(at ? { OR: [{ deletedAt: null }, { deletedAt: { gt: at } }], firstSeenAt: { lte: at } } : { deletedAt: null }) },
+      where: {
+        kind: "HelmRelease",
+        ...clusterFilter,
+        ...(at ? { OR: [{ deletedAt: null }, { deletedAt: { gt: at } }], firstSeenAt: { lte: at } } : { deletedAt: null }),
+      },
       select: {
-        id: true, clusterId: true, namespace: true, name: true, chartName: true, chartVersion: true, appliedRevision: true, desiredChartVersion: true,
-        health: true, sourceKind: true, sourceName: true, sourceNamespace: true, firstSeenAt: true, deletedAt: true,
+        id: true,
+        clusterId: true,
+        namespace: true,
+        name: true,
+        chartName: true,
+        chartVersion: true,
+        appliedRevision: true,
+        desiredChartVersion: true,
+        health: true,
+        sourceKind: true,
+        sourceName: true,
+        sourceNamespace: true,
+        firstSeenAt: true,
+        deletedAt: true,
       },
       orderBy: [{ namespace: "asc" }, { name: "asc" }],
     }),
@@ -104,7 +127,12 @@ export async function loadHelmData(prisma: Prisma, clusterNames: Map<number, str
           firstSeenAt: r.firstSeenAt,
           deletedAt: r.deletedAt,
           current: applied,
-          transitions: (byObject.get(r.id) ?? []).map((t) => ({ at: t.at, change: t.change, chartVersion: t.appliedRevision ?? t.chartVersion, health: t.health })),
+          transitions: (byObject.get(r.id) ?? []).map((t) => ({
+            at: t.at,
+            change: t.change,
+            chartVersion: t.appliedRevision ?? t.chartVersion,
+            health: t.health,
+          })),
         },
         at,
       );
@@ -126,7 +154,12 @@ export async function loadHelmData(prisma: Prisma, clusterNames: Map<number, str
   const upstream = new Map<string, UpstreamInfo>(
     upstreamRows.map((u) => [
       upstreamKey(u.repositoryUrl, u.chartName),
-      { latestVersion: u.latestVersion, versions: Array.isArray(u.versions) ? (u.versions as string[]) : [], error: u.error, fetchedAt: iso(u.fetchedAt) },
+      {
+        latestVersion: u.latestVersion,
+        versions: Array.isArray(u.versions) ? (u.versions as string[]) : [],
+        error: u.error,
+        fetchedAt: iso(u.fetchedAt),
+      },
     ]),
   );
   return { installations, upstream };
@@ -150,14 +183,22 @@ export async function getAddonMatrix(options: { at?: Date; now?: Date } = {}): P
     prisma.managedAddon.findMany({ where: { clusterId: { in: ids }, ...(at ? {} : { deletedAt: null }) }, orderBy: { name: "asc" } }),
     prisma.addonVersionCatalog.findMany(),
     at
-      ? prisma.clusterVersionChange.findMany({ where: { clusterId: { in: ids }, component: { in: ["kubernetes", "eks", "addon", "flux"] } }, orderBy: { at: "asc" } })
+      ? prisma.clusterVersionChange.findMany({
+          where: { clusterId: { in: ids }, component: { in: ["kubernetes", "eks", "addon", "flux"] } },
+          orderBy: { at: "asc" },
+        })
       : Promise.resolve([]),
   ]);
 
   // "kubernetes" also takes the EKS control-plane changes ("eks"): the same version seen two ways.
   const changesOf = (clusterId: number, component: string, subject = ""): VersionChange[] =>
     changes
-      .filter((c) => c.clusterId === clusterId && (c.component === component || (component === "kubernetes" && c.component === "eks")) && c.subject === subject)
+      .filter(
+        (c) =>
+          c.clusterId === clusterId &&
+          (c.component === component || (component === "kubernetes" && c.component === "eks")) &&
+          c.subject === subject,
+      )
       .map((c) => ({ at: c.at, from: c.fromVersion, to: c.toVersion }));
   const then = <T extends string | null>(clusterId: number, component: string, current: T, subject = ""): string | null =>
     at ? versionAt(changesOf(clusterId, component, subject), current, at) : current;
@@ -178,17 +219,30 @@ export async function getAddonMatrix(options: { at?: Date; now?: Date } = {}): P
     const version = then(a.clusterId, "addon", a.deletedAt && at && a.deletedAt <= at ? null : a.version, a.name);
     if (!version) return [];
     const list = catalog.get(`${a.name}@${minorOf.get(a.clusterId)}`);
-    return [{
-      cluster: names.get(a.clusterId)!,
-      name: a.name,
-      version,
-      failing: !at && ["CREATE_FAILED", "UPDATE_FAILED", "DEGRADED"].includes((a.status ?? "").toUpperCase()),
-      latestCompatible: list ? newestVersion(list.map((v) => v.addonVersion), { includePrerelease: true }) : null,
-    }];
+    return [
+      {
+        cluster: names.get(a.clusterId)!,
+        name: a.name,
+        version,
+        failing: !at && ["CREATE_FAILED", "UPDATE_FAILED", "DEGRADED"].includes((a.status ?? "").toUpperCase()),
+        latestCompatible: list
+          ? newestVersion(
+              list.map((v) => v.addonVersion),
+              { includePrerelease: true },
+            )
+          : null,
+      },
+    ];
   });
   const flux = clusterRows.map((c) => ({ cluster: c.name, version: then(c.id, "flux", c.fluxVersion) }));
 
-  const rows = buildAddonMatrix({ clusters: clusters.map((c) => c.name), helm: helm.installations, upstream: helm.upstream, managed, flux });
+  const rows = buildAddonMatrix({
+    clusters: clusters.map((c) => c.name),
+    helm: helm.installations,
+    upstream: helm.upstream,
+    managed,
+    flux,
+  });
   const byStanding = Object.fromEntries(STANDINGS.map((s) => [s, 0])) as Record<Standing, number>;
   for (const r of rows) for (const s of STANDINGS) byStanding[s] += r.counts[s];
   const share = shareCurrent(rows);
@@ -204,7 +258,9 @@ export async function getAddonMatrix(options: { at?: Date; now?: Date } = {}): P
       skewedAddons: rows.filter((r) => r.skew).length,
       onLatest: share.current,
       withKnownLatest: share.installed,
-      unreadableRepositories: rows.filter((r) => r.kind === "helm" && r.upstreamError).map((r) => ({ repository: r.repository ?? "(unresolved source)", chart: r.label, error: r.upstreamError! })),
+      unreadableRepositories: rows
+        .filter((r) => r.kind === "helm" && r.upstreamError)
+        .map((r) => ({ repository: r.repository ?? "(unresolved source)", chart: r.label, error: r.upstreamError! })),
     },
   };
 }
@@ -217,5 +273,7 @@ export function groupClusters(clusters: readonly MatrixCluster[], by: GroupBy): 
     const key = c[by] ?? "—";
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
-  return [...groups.entries()].sort(([a], [b]) => (a === "—" ? 1 : b === "—" ? -1 : a.localeCompare(b))).map(([group, cs]) => ({ group, clusters: cs }));
+  return [...groups.entries()]
+    .sort(([a], [b]) => (a === "—" ? 1 : b === "—" ? -1 : a.localeCompare(b)))
+    .map(([group, cs]) => ({ group, clusters: cs }));
 }

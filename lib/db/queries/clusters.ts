@@ -98,7 +98,16 @@ export interface ClusterDetail {
     flux: string | null;
     kubelets: Array<{ version: string; nodes: number }>;
   };
-  nodeGroups: Array<{ name: string; version: string | null; releaseVersion: string | null; status: string | null; capacityType: string | null; amiType: string | null; instanceTypes: string[]; desiredSize: number | null }>;
+  nodeGroups: Array<{
+    name: string;
+    version: string | null;
+    releaseVersion: string | null;
+    status: string | null;
+    capacityType: string | null;
+    amiType: string | null;
+    instanceTypes: string[];
+    desiredSize: number | null;
+  }>;
   addons: Array<{ name: string; version: string | null; status: string | null }>;
   counts: Record<string, HealthCounts>;
   totals: HealthCounts;
@@ -115,14 +124,27 @@ function accessPaths(value: unknown): AccessPath[] {
   // Only the fields that say how, never anything a secret holds.
   return value
     .filter((p): p is Record<string, unknown> => !!p && typeof p === "object")
-    .map((p) => ({ via: s(p.via) ?? "unknown", secretNamespace: s(p.secretNamespace), secretName: s(p.secretName), key: s(p.key), region: s(p.region), roleArn: s(p.roleArn) }));
+    .map((p) => ({
+      via: s(p.via) ?? "unknown",
+      secretNamespace: s(p.secretNamespace),
+      secretName: s(p.secretName),
+      key: s(p.key),
+      region: s(p.region),
+      roleArn: s(p.roleArn),
+    }));
 }
 
 function conditionList(value: unknown) {
   if (!Array.isArray(value)) return [];
   return value
     .filter((c): c is Record<string, unknown> => !!c && typeof c === "object")
-    .map((c) => ({ type: s(c.type) ?? "", status: s(c.status) ?? "", reason: s(c.reason), message: s(c.message), lastTransitionTime: s(c.lastTransitionTime) }));
+    .map((c) => ({
+      type: s(c.type) ?? "",
+      status: s(c.status) ?? "",
+      reason: s(c.reason),
+      message: s(c.message),
+      lastTransitionTime: s(c.lastTransitionTime),
+    }));
 }
 
 export async function getCluster(name: string, now = new Date()): Promise<ClusterDetail | null> {
@@ -189,14 +211,22 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
     const i = (FLUX_KINDS as readonly string[]).indexOf(k);
     return i < 0 ? 99 : i;
   };
-  live.sort((a, b) => kindOrder(a.kind) - kindOrder(b.kind) || healthRank(a.health) - healthRank(b.health) || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+  live.sort(
+    (a, b) =>
+      kindOrder(a.kind) - kindOrder(b.kind) ||
+      healthRank(a.health) - healthRank(b.health) ||
+      a.namespace.localeCompare(b.namespace) ||
+      a.name.localeCompare(b.name),
+  );
   deleted.sort((a, b) => b.deletedAt.localeCompare(a.deletedAt));
 
   const kubelets = Object.entries((c.kubeletVersions ?? {}) as Record<string, unknown>)
     .filter(([, n]) => typeof n === "number")
     .map(([version, n]) => ({ version, nodes: n as number }))
     .sort((a, b) => a.version.localeCompare(b.version));
-  const labels = Object.fromEntries(Object.entries((c.labels ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+  const labels = Object.fromEntries(
+    Object.entries((c.labels ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === "string"),
+  ) as Record<string, string>;
 
   return {
     generatedAt: now.toISOString(),
@@ -244,7 +274,18 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
       eksStatus: c.eksStatus,
       supportType: c.supportType,
       support: c.eksVersion
-        ? supportInfo(c.eksVersion, c.versionStatus || c.endOfStandardSupportDate ? { clusterVersion: c.eksVersion, versionStatus: c.versionStatus, endOfStandardSupportDate: c.endOfStandardSupportDate, endOfExtendedSupportDate: c.endOfExtendedSupportDate } : null, now)
+        ? supportInfo(
+            c.eksVersion,
+            c.versionStatus || c.endOfStandardSupportDate
+              ? {
+                  clusterVersion: c.eksVersion,
+                  versionStatus: c.versionStatus,
+                  endOfStandardSupportDate: c.endOfStandardSupportDate,
+                  endOfExtendedSupportDate: c.endOfExtendedSupportDate,
+                }
+              : null,
+            now,
+          )
         : null,
       flux: c.fluxVersion,
       kubelets,

@@ -1,6 +1,14 @@
 // Every failing, stalled and stale object fleet-wide (and every unreachable cluster), grouped by cause.
 // Progressing objects are read too: they can be the root cause a dependency failure waits on.
-import { failureTotals, groupFailures, limitMembers, sortFailureGroups, type FailureGroup, type ProblemObjectInput, type UnreachableClusterInput } from "../../fleet/failures";
+import {
+  failureTotals,
+  groupFailures,
+  limitMembers,
+  sortFailureGroups,
+  type FailureGroup,
+  type ProblemObjectInput,
+  type UnreachableClusterInput,
+} from "../../fleet/failures";
 import type { FailureFilters } from "../../fleet/filters";
 import { isReachable, type StoredHealth } from "../../fleet/status";
 import { getPool } from "../client";
@@ -57,7 +65,11 @@ const ROW_COLUMNS = `c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSucce
  * `memberLimit` keeps at most that many members per group (longest failing first); counts, cluster
  * counts and first-failed times still cover every member.
  */
-export async function listFailures(filters: FailureFilters = {} as FailureFilters, now = new Date(), options: { memberLimit?: number } = {}): Promise<Failures> {
+export async function listFailures(
+  filters: FailureFilters = {} as FailureFilters,
+  now = new Date(),
+  options: { memberLimit?: number } = {},
+): Promise<Failures> {
   const pool = getPool();
   const [objects, clusters] = await Promise.all([
     // Two arms so each can use an index: problems by health, and ready objects gone stale.
@@ -101,7 +113,9 @@ export async function listFailures(filters: FailureFilters = {} as FailureFilter
   const q = filters.q?.toLowerCase();
   const clusterText = filters.cluster?.toLowerCase();
   const common = (c: { name: string; env: string | null; team: string | null }) =>
-    (!clusterText || c.name.toLowerCase().includes(clusterText)) && (!filters.env || c.env === filters.env) && (!filters.team || c.team === filters.team);
+    (!clusterText || c.name.toLowerCase().includes(clusterText)) &&
+    (!filters.env || c.env === filters.env) &&
+    (!filters.team || c.team === filters.team);
 
   const include = (o: ProblemObjectInput) => {
     const r = meta.get(o)!;
@@ -111,7 +125,11 @@ export async function listFailures(filters: FailureFilters = {} as FailureFilter
       const p = o.health === "unknown" ? o.storedHealth : o.health;
       if (p !== filters.problem) return false;
     }
-    if (q && ![o.cluster, o.kind, o.namespace, o.name, o.readyReason, o.readyMessage, o.stalledReason].some((v) => v?.toLowerCase().includes(q))) return false;
+    if (
+      q &&
+      ![o.cluster, o.kind, o.namespace, o.name, o.readyReason, o.readyMessage, o.stalledReason].some((v) => v?.toLowerCase().includes(q))
+    )
+      return false;
     return true;
   };
 
@@ -120,7 +138,14 @@ export async function listFailures(filters: FailureFilters = {} as FailureFilter
     .filter((c) => common(c))
     .filter(() => (!filters.kind || filters.kind === "Cluster") && (!filters.problem || filters.problem === "unreachable"))
     .filter((c) => !q || [c.name, c.lastError, c.lastErrorKind].some((v) => v?.toLowerCase().includes(q)))
-    .map((c) => ({ cluster: c.name, lastError: c.lastError, lastErrorKind: c.lastErrorKind, lastErrorAt: iso(c.lastErrorAt), lastSuccessAt: iso(c.lastSuccessAt), firstSeenAt: iso(c.firstSeenAt) }));
+    .map((c) => ({
+      cluster: c.name,
+      lastError: c.lastError,
+      lastErrorKind: c.lastErrorKind,
+      lastErrorAt: iso(c.lastErrorAt),
+      lastSuccessAt: iso(c.lastSuccessAt),
+      firstSeenAt: iso(c.firstSeenAt),
+    }));
 
   const objectFilterOn = filters.kind !== "Cluster" && (!filters.problem || filters.problem !== "unreachable");
   let groups = groupFailures(inputs, now, unreachable, (o) => objectFilterOn && include(o));

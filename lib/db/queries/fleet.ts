@@ -92,13 +92,20 @@ function matches(c: FleetCluster, f: FleetFilters): boolean {
   if (f.health && c.health !== f.health) return false;
   if (f.q) {
     const q = f.q.toLowerCase();
-    const hay = [c.name, c.env, c.team, c.region, c.accountId, c.eksVersion, c.kubernetesVersion, c.fluxVersion].filter(Boolean).join(" ").toLowerCase();
+    const hay = [c.name, c.env, c.team, c.region, c.accountId, c.eksVersion, c.kubernetesVersion, c.fluxVersion]
+      .filter(Boolean)
+      .join(" ")
+      .toLowerCase();
     if (!hay.includes(q)) return false;
   }
   return true;
 }
 
-export async function getFleet(filters: FleetFilters = {} as FleetFilters, now = new Date(), options: { limit?: number } = {}): Promise<Fleet> {
+export async function getFleet(
+  filters: FleetFilters = {} as FleetFilters,
+  now = new Date(),
+  options: { limit?: number } = {},
+): Promise<Fleet> {
   const pool = getPool();
   const [clusters, counts, stale] = await Promise.all([
     pool.query<ClusterRow>(`
@@ -135,7 +142,14 @@ export async function getFleet(filters: FleetFilters = {} as FleetFilters, now =
     : { rows: [] };
 
   const byCluster = new Map<number, { counts: Record<string, HealthCounts>; totals: HealthCounts }>();
-  const rows = [...counts.rows, ...aggregated.rows, ...stale.rows.flatMap((r) => [{ ...r, n: -r.n }, { ...r, health: "stale" as Health }])];
+  const rows = [
+    ...counts.rows,
+    ...aggregated.rows,
+    ...stale.rows.flatMap((r) => [
+      { ...r, n: -r.n },
+      { ...r, health: "stale" as Health },
+    ]),
+  ];
   for (const r of rows) {
     let entry = byCluster.get(r.clusterId);
     if (!entry) {
@@ -150,7 +164,10 @@ export async function getFleet(filters: FleetFilters = {} as FleetFilters, now =
 
   const all: FleetCluster[] = clusters.rows.map((c) => {
     const reachability = reachabilityOf(c);
-    const entry = byCluster.get(c.id) ?? { counts: Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()])), totals: emptyCounts() };
+    const entry = byCluster.get(c.id) ?? {
+      counts: Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()])),
+      totals: emptyCounts(),
+    };
     const version = c.eksVersion ?? c.kubernetesVersion;
     return {
       name: c.name,
@@ -169,7 +186,21 @@ export async function getFleet(filters: FleetFilters = {} as FleetFilters, now =
       kubernetesVersion: c.kubernetesVersion,
       eksVersion: c.eksVersion,
       platformVersion: c.platformVersion,
-      support: version && c.eksVersion ? supportInfo(version, c.versionStatus || c.endOfStandardSupportDate ? { clusterVersion: c.eksVersion, versionStatus: c.versionStatus, endOfStandardSupportDate: c.endOfStandardSupportDate, endOfExtendedSupportDate: c.endOfExtendedSupportDate } : null, now) : null,
+      support:
+        version && c.eksVersion
+          ? supportInfo(
+              version,
+              c.versionStatus || c.endOfStandardSupportDate
+                ? {
+                    clusterVersion: c.eksVersion,
+                    versionStatus: c.versionStatus,
+                    endOfStandardSupportDate: c.endOfStandardSupportDate,
+                    endOfExtendedSupportDate: c.endOfExtendedSupportDate,
+                  }
+                : null,
+              now,
+            )
+          : null,
       fluxVersion: c.fluxVersion,
       counts: entry.counts,
       totals: entry.totals,

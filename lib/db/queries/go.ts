@@ -24,7 +24,11 @@ export async function resolveGo(params: Params): Promise<GoResolution> {
   let candidates: GoCandidate[] = [];
   if (labels.name) {
     // Exact matches fleet-wide plus near ones: the named cluster's objects, or names sharing a word.
-    const words = labels.name.toLowerCase().split(/[-_.]/).filter((w) => w.length >= 3).slice(0, 5);
+    const words = labels.name
+      .toLowerCase()
+      .split(/[-_.]/)
+      .filter((w) => w.length >= 3)
+      .slice(0, 5);
     const { rows } = await pool.query<{ cluster: string; kind: string; namespace: string; name: string; deleted: boolean }>(
       `SELECT c.name AS cluster, o.kind, o.namespace, o.name, o."deletedAt" IS NOT NULL AS deleted
        FROM flux_object o JOIN cluster c ON c.id = o."clusterId"

@@ -86,25 +86,69 @@ export interface ObjectDetail {
     attempted: RevisionInfo | null;
     lastGood: (RevisionInfo & { at: string | null }) | null;
   };
-  source: { kind: string; namespace: string; name: string; url: string; health: Health | "missing"; repositoryUrl: string | null; revision: string | null } | null;
+  source: {
+    kind: string;
+    namespace: string;
+    name: string;
+    url: string;
+    health: Health | "missing";
+    repositoryUrl: string | null;
+    revision: string | null;
+  } | null;
   dependsOn: Array<{ kind: string; namespace: string; name: string; url: string; health: Health | "missing" }>;
-  inventory: { total: number; byKind: Array<{ kind: string; count: number }>; entries: Array<{ namespace: string; name: string; group: string; kind: string; version: string }> } | null;
+  inventory: {
+    total: number;
+    byKind: Array<{ kind: string; count: number }>;
+    entries: Array<{ namespace: string; name: string; group: string; kind: string; version: string }>;
+  } | null;
   helm: {
     chartName: string | null;
     chartVersion: string | null;
     appVersion: string | null;
     desiredChartVersion: string | null;
-    history: Array<{ version: number | null; status: string | null; action: string | null; chartName: string | null; chartVersion: string | null; appVersion: string | null; firstDeployed: string | null; lastDeployed: string | null }>;
+    history: Array<{
+      version: number | null;
+      status: string | null;
+      action: string | null;
+      chartName: string | null;
+      chartVersion: string | null;
+      appVersion: string | null;
+      firstDeployed: string | null;
+      lastDeployed: string | null;
+    }>;
   } | null;
-  reconciliations: Array<{ revision: string | null; status: string | null; firstReconciled: string | null; lastReconciled: string | null; total: number | null }>;
-  events: Array<{ type: string; reason: string; message: string; count: number; firstTimestamp: string; lastTimestamp: string; reportingController: string | null }>;
+  reconciliations: Array<{
+    revision: string | null;
+    status: string | null;
+    firstReconciled: string | null;
+    lastReconciled: string | null;
+    total: number | null;
+  }>;
+  events: Array<{
+    type: string;
+    reason: string;
+    message: string;
+    count: number;
+    firstTimestamp: string;
+    lastTimestamp: string;
+    reportingController: string | null;
+  }>;
   timeline: TimelineEntry[];
-  auditEntries: Array<{ at: string; actor: string; actorName: string | null; role: string; action: string; result: string; detail: string | null }>;
+  auditEntries: Array<{
+    at: string;
+    actor: string;
+    actorName: string | null;
+    role: string;
+    action: string;
+    result: string;
+    detail: string | null;
+  }>;
 }
 
 const s = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
 const n = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === "object") : []);
+const records = (v: unknown): Record<string, unknown>[] =>
+  Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === "object") : [];
 
 /** Inventory ids are `<namespace>_<name>_<group>_<kind>` (core group empty). */
 export function parseInventoryId(id: string, version: string) {
@@ -123,7 +167,9 @@ function inventoryOf(value: unknown): ObjectDetail["inventory"] {
   }
   return {
     total: entries.length,
-    byKind: [...counts.entries()].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),
+    byKind: [...counts.entries()]
+      .map(([kind, count]) => ({ kind, count }))
+      .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)),
     entries: entries.slice(0, 200),
   };
 }
@@ -142,7 +188,10 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   const deps = parseDependsOn(o.dependsOn, o.namespace);
   const depKind = o.kind === "HelmRelease" ? "HelmRelease" : "Kustomization";
   const related: Array<{ kind: string; namespace: string; name: string }> = deps.map((d) => ({ kind: depKind, ...d }));
-  const sourceRef = o.sourceKind && o.sourceName ? { kind: o.sourceKind as string, namespace: (o.sourceNamespace ?? o.namespace) as string, name: o.sourceName as string } : null;
+  const sourceRef =
+    o.sourceKind && o.sourceName
+      ? { kind: o.sourceKind as string, namespace: (o.sourceNamespace ?? o.namespace) as string, name: o.sourceName as string }
+      : null;
   if (sourceRef) related.push(sourceRef);
 
   const [relatedRows, transitions, webhooks, events, audit] = await Promise.all([
@@ -182,49 +231,63 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   const relatedKey = (r: { kind: unknown; namespace: unknown; name: unknown }) => `${r.kind}/${r.namespace}/${r.name}`;
   const byKey = new Map(relatedRows.rows.map((r) => [relatedKey(r), r]));
   const healthOfRelated = (r: { kind: string; namespace: string; name: string }): Health | "missing" => {
-    const row = byKey.get(relatedKey(r)) as { kind: string; health: string; intervalSeconds: number | null; lastReconcileAt: Date | null; deletedAt: Date | null } | undefined;
+    const row = byKey.get(relatedKey(r)) as
+      { kind: string; health: string; intervalSeconds: number | null; lastReconcileAt: Date | null; deletedAt: Date | null } | undefined;
     return !row || row.deletedAt ? "missing" : healthOf(row, reachability, now);
   };
 
-  const sourceRow = sourceRef ? (byKey.get(relatedKey(sourceRef)) as { url: string | null; appliedRevision: string | null } | undefined) : undefined;
+  const sourceRow = sourceRef
+    ? (byKey.get(relatedKey(sourceRef)) as { url: string | null; appliedRevision: string | null } | undefined)
+    : undefined;
   // The Git URL a revision belongs to: the object's own (a GitRepository) or its source's.
-  const repositoryUrl: string | null = o.kind === "GitRepository" ? o.url : sourceRef?.kind === "GitRepository" ? (sourceRow?.url ?? null) : null;
-  const revisionInfo = (revision: string | null | undefined): RevisionInfo | null => (revision ? { revision, commit: commitLink(repositoryUrl, revision) } : null);
+  const repositoryUrl: string | null =
+    o.kind === "GitRepository" ? o.url : sourceRef?.kind === "GitRepository" ? (sourceRow?.url ?? null) : null;
+  const revisionInfo = (revision: string | null | undefined): RevisionInfo | null =>
+    revision ? { revision, commit: commitLink(repositoryUrl, revision) } : null;
 
   const history = records(o.history);
   const isHelm = o.kind === "HelmRelease";
   const timeline: TimelineEntry[] = [
-    ...transitions.rows.map(
-      (t): TimelineEntry => ({
-        type: "transition",
-        at: iso(t.at)!,
-        change: t.change,
-        fields: t.fields ?? [],
-        health: t.health,
-        previousHealth: t.previousHealth,
-        reason: t.readyReason,
-        message: t.readyMessage,
-        revision: isHelm ? (t.chartVersion ?? t.attemptedRevision) : (t.appliedRevision ?? t.attemptedRevision),
-      }),
-    ),
-    ...webhooks.rows.map(
-      (w): TimelineEntry => ({
-        type: "webhook",
-        at: iso(w.eventTime ?? w.receivedAt)!,
-        severity: w.severity,
-        reason: w.reason,
-        message: w.message,
-        revision: w.revision,
-        reportingController: w.reportingController,
-      }),
-    ),
+    ...transitions.rows.map((t): TimelineEntry => ({
+      type: "transition",
+      at: iso(t.at)!,
+      change: t.change,
+      fields: t.fields ?? [],
+      health: t.health,
+      previousHealth: t.previousHealth,
+      reason: t.readyReason,
+      message: t.readyMessage,
+      revision: isHelm ? (t.chartVersion ?? t.attemptedRevision) : (t.appliedRevision ?? t.attemptedRevision),
+    })),
+    ...webhooks.rows.map((w): TimelineEntry => ({
+      type: "webhook",
+      at: iso(w.eventTime ?? w.receivedAt)!,
+      severity: w.severity,
+      reason: w.reason,
+      message: w.message,
+      revision: w.revision,
+      reportingController: w.reportingController,
+    })),
   ].sort((a, b) => b.at.localeCompare(a.at));
 
   const deletedAt = iso(o.deletedAt);
   return {
     generatedAt: now.toISOString(),
-    ref: { cluster: o.clusterName, kind: o.kind, namespace: o.namespace, name: o.name, url: objectPath({ cluster: o.clusterName, kind: o.kind, namespace: o.namespace, name: o.name }) },
-    cluster: { name: o.clusterName, url: clusterPath(o.clusterName), reachability, lastSuccessAt: iso(o.lastSuccessAt), lastErrorAt: iso(o.lastErrorAt), lastError: o.lastError },
+    ref: {
+      cluster: o.clusterName,
+      kind: o.kind,
+      namespace: o.namespace,
+      name: o.name,
+      url: objectPath({ cluster: o.clusterName, kind: o.kind, namespace: o.namespace, name: o.name }),
+    },
+    cluster: {
+      name: o.clusterName,
+      url: clusterPath(o.clusterName),
+      reachability,
+      lastSuccessAt: iso(o.lastSuccessAt),
+      lastErrorAt: iso(o.lastErrorAt),
+      lastError: o.lastError,
+    },
     historical: deletedAt
       ? { reason: "deleted", asOf: deletedAt }
       : reachability === "unreachable" || reachability === "gone"
@@ -241,7 +304,13 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       stalledMessage: o.stalledMessage,
       reconciling: o.reconciling,
       suspended: o.suspended,
-      conditions: records(o.conditions).map((c) => ({ type: s(c.type) ?? "", status: s(c.status) ?? "", reason: s(c.reason), message: s(c.message), lastTransitionTime: s(c.lastTransitionTime) })),
+      conditions: records(o.conditions).map((c) => ({
+        type: s(c.type) ?? "",
+        status: s(c.status) ?? "",
+        reason: s(c.reason),
+        message: s(c.message),
+        lastTransitionTime: s(c.lastTransitionTime),
+      })),
       generation: o.generation,
       observedGeneration: o.observedGeneration,
       interval: o.interval,
@@ -296,7 +365,13 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       ? []
       : history.map((h) => {
           const meta = (h.metadata && typeof h.metadata === "object" ? h.metadata : {}) as Record<string, unknown>;
-          return { revision: s(meta.revision), status: s(h.lastReconciledStatus), firstReconciled: s(h.firstReconciled), lastReconciled: s(h.lastReconciled), total: n(h.totalReconciliations) };
+          return {
+            revision: s(meta.revision),
+            status: s(h.lastReconciledStatus),
+            firstReconciled: s(h.firstReconciled),
+            lastReconciled: s(h.lastReconciled),
+            total: n(h.totalReconciliations),
+          };
         }),
     events: events.rows.map((e) => ({
       type: e.type,
@@ -308,6 +383,14 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       reportingController: e.reportingController,
     })),
     timeline,
-    auditEntries: audit.rows.map((a) => ({ at: iso(a.at)!, actor: a.actor, actorName: a.actorName, role: a.role, action: a.action, result: a.result, detail: a.detail })),
+    auditEntries: audit.rows.map((a) => ({
+      at: iso(a.at)!,
+      actor: a.actor,
+      actorName: a.actorName,
+      role: a.role,
+      action: a.action,
+      result: a.result,
+      detail: a.detail,
+    })),
   };
 }

@@ -17,7 +17,14 @@ const buildError = (sha: string, tmp: number) =>
 
 beforeAll(async () => {
   const prisma = db.prisma();
-  await prisma.eksVersion.create({ data: { clusterVersion: "1.30", versionStatus: "EXTENDED_SUPPORT", endOfStandardSupportDate: new Date("2025-07-23T00:00:00Z"), endOfExtendedSupportDate: new Date("2026-07-23T00:00:00Z") } });
+  await prisma.eksVersion.create({
+    data: {
+      clusterVersion: "1.30",
+      versionStatus: "EXTENDED_SUPPORT",
+      endOfStandardSupportDate: new Date("2025-07-23T00:00:00Z"),
+      endOfExtendedSupportDate: new Date("2026-07-23T00:00:00Z"),
+    },
+  });
   const a = await makeCluster(prisma, {
     name: "prod-eu-1",
     env: "prod",
@@ -26,16 +33,41 @@ beforeAll(async () => {
     eksVersion: "1.33",
     kubernetesVersion: "v1.33.4-eks-3025e55",
     fluxVersion: "v2.9.4",
-    accessPaths: [{ via: "crossplane-secret", secretNamespace: "crossplane-system", secretName: "prod-eu-1-conn", key: "kubeconfig", token: "must-not-show" }],
+    accessPaths: [
+      {
+        via: "crossplane-secret",
+        secretNamespace: "crossplane-system",
+        secretName: "prod-eu-1-conn",
+        key: "kubeconfig",
+        token: "must-not-show",
+      },
+    ],
     substitutions: { cluster_name: "prod-eu-1", region: "eu-west-1", db_password: "hunter2" },
     kubeletVersions: { "v1.33.4-eks-1": 3 },
   });
   const b = await makeCluster(prisma, { name: "prod-eu-2", env: "prod", team: "search", region: "eu-west-1", eksVersion: "1.30" });
   const c = await makeCluster(prisma, { name: "staging-us-1", env: "staging", team: "payments", region: "us-east-1" });
-  await makeCluster(prisma, { name: "dark-1", env: "prod", lastSuccessAt: new Date("2026-11-21T08:00:00Z"), lastErrorAt: new Date("2026-11-21T11:58:00Z"), lastError: "dial tcp 10.1.2.3:443: i/o timeout", lastErrorKind: "timeout" });
+  await makeCluster(prisma, {
+    name: "dark-1",
+    env: "prod",
+    lastSuccessAt: new Date("2026-11-21T08:00:00Z"),
+    lastErrorAt: new Date("2026-11-21T11:58:00Z"),
+    lastError: "dial tcp 10.1.2.3:443: i/o timeout",
+    lastErrorKind: "timeout",
+  });
 
-  for (const [cl, sha, tmp, since] of [[a, SHA_BAD, 111, "2026-11-21T09:00:00Z"], [b, SHA_BAD.replace(/1/g, "3"), 222, "2026-11-21T08:48:00Z"]] as const) {
-    const git = await makeObject(prisma, cl.id, { kind: "GitRepository", apiVersion: "source.toolkit.fluxcd.io/v1", name: "fleet", url: "https://github.com/acme/fleet.git", appliedRevision: `main@sha1:${sha}`, readyReason: "Succeeded" });
+  for (const [cl, sha, tmp, since] of [
+    [a, SHA_BAD, 111, "2026-11-21T09:00:00Z"],
+    [b, SHA_BAD.replace(/1/g, "3"), 222, "2026-11-21T08:48:00Z"],
+  ] as const) {
+    const git = await makeObject(prisma, cl.id, {
+      kind: "GitRepository",
+      apiVersion: "source.toolkit.fluxcd.io/v1",
+      name: "fleet",
+      url: "https://github.com/acme/fleet.git",
+      appliedRevision: `main@sha1:${sha}`,
+      readyReason: "Succeeded",
+    });
     void git;
     await makeObject(prisma, cl.id, {
       name: "infra",
@@ -48,7 +80,11 @@ beforeAll(async () => {
       lastGoodRevision: `main@sha1:${SHA_GOOD}`,
       lastReadyAt: new Date("2026-11-21T08:00:00Z"),
     });
-    await makeObject(prisma, cl.id, { name: "apps", ...failing("dependency 'flux-system/infra' is not ready", "DependencyNotReady", since), dependsOn: ["flux-system/infra"] });
+    await makeObject(prisma, cl.id, {
+      name: "apps",
+      ...failing("dependency 'flux-system/infra' is not ready", "DependencyNotReady", since),
+      dependsOn: ["flux-system/infra"],
+    });
   }
   // A stale object (no reconcile for 2×10 min + 5 min) and a healthy HelmRelease with history.
   await makeObject(prisma, c.id, { name: "tenants", lastReconcileAt: new Date("2026-11-21T11:00:00Z") });
@@ -61,7 +97,16 @@ beforeAll(async () => {
     chartVersion: "79.1.0",
     appVersion: "v0.86.0",
     history: [
-      { version: 4, status: "deployed", chartName: "kube-prometheus-stack", chartVersion: "79.1.0", appVersion: "v0.86.0", action: "upgrade", firstDeployed: "2026-11-20T10:00:00Z", lastDeployed: "2026-11-20T10:00:00Z" },
+      {
+        version: 4,
+        status: "deployed",
+        chartName: "kube-prometheus-stack",
+        chartVersion: "79.1.0",
+        appVersion: "v0.86.0",
+        action: "upgrade",
+        firstDeployed: "2026-11-20T10:00:00Z",
+        lastDeployed: "2026-11-20T10:00:00Z",
+      },
       { version: 3, status: "superseded", chartName: "kube-prometheus-stack", chartVersion: "78.0.0" },
     ],
     inventory: [
@@ -72,17 +117,71 @@ beforeAll(async () => {
   });
   await prisma.fluxObjectTransition.createMany({
     data: [
-      { objectId: hr.id, clusterId: a.id, at: new Date("2026-11-21T10:00:00Z"), change: "changed", fields: ["health"], health: "failing", previousHealth: "ready", readyReason: "UpgradeFailed", readyMessage: "Helm upgrade failed" },
-      { objectId: hr.id, clusterId: a.id, at: new Date("2026-11-21T11:00:00Z"), change: "changed", fields: ["health"], health: "ready", previousHealth: "failing", readyReason: "UpgradeSucceeded" },
+      {
+        objectId: hr.id,
+        clusterId: a.id,
+        at: new Date("2026-11-21T10:00:00Z"),
+        change: "changed",
+        fields: ["health"],
+        health: "failing",
+        previousHealth: "ready",
+        readyReason: "UpgradeFailed",
+        readyMessage: "Helm upgrade failed",
+      },
+      {
+        objectId: hr.id,
+        clusterId: a.id,
+        at: new Date("2026-11-21T11:00:00Z"),
+        change: "changed",
+        fields: ["health"],
+        health: "ready",
+        previousHealth: "failing",
+        readyReason: "UpgradeSucceeded",
+      },
     ],
   });
   await prisma.webhookEvent.create({
-    data: { clusterId: a.id, objectId: hr.id, dedupeKey: "k1", receivedAt: new Date("2026-11-21T10:30:00Z"), involvedKind: "HelmRelease", involvedNamespace: "monitoring", involvedName: "kube-prometheus-stack", severity: "info", reason: "UpgradeSucceeded", message: "Helm upgrade succeeded", revision: "79.1.0" },
+    data: {
+      clusterId: a.id,
+      objectId: hr.id,
+      dedupeKey: "k1",
+      receivedAt: new Date("2026-11-21T10:30:00Z"),
+      involvedKind: "HelmRelease",
+      involvedNamespace: "monitoring",
+      involvedName: "kube-prometheus-stack",
+      severity: "info",
+      reason: "UpgradeSucceeded",
+      message: "Helm upgrade succeeded",
+      revision: "79.1.0",
+    },
   });
   await prisma.kubeEvent.create({
-    data: { clusterId: a.id, objectId: hr.id, uid: "e1", involvedKind: "HelmRelease", involvedNamespace: "monitoring", involvedName: "kube-prometheus-stack", type: "Warning", reason: "UpgradeFailed", message: "Helm upgrade failed", firstTimestamp: new Date("2026-11-21T10:00:00Z"), lastTimestamp: new Date("2026-11-21T10:05:00Z") },
+    data: {
+      clusterId: a.id,
+      objectId: hr.id,
+      uid: "e1",
+      involvedKind: "HelmRelease",
+      involvedNamespace: "monitoring",
+      involvedName: "kube-prometheus-stack",
+      type: "Warning",
+      reason: "UpgradeFailed",
+      message: "Helm upgrade failed",
+      firstTimestamp: new Date("2026-11-21T10:00:00Z"),
+      lastTimestamp: new Date("2026-11-21T10:05:00Z"),
+    },
   });
-  await prisma.auditEntry.create({ data: { actor: "alice", role: "operator", action: "reconcile", clusterName: "prod-eu-1", kind: "helmrelease", namespace: "monitoring", name: "kube-prometheus-stack", result: "ok" } });
+  await prisma.auditEntry.create({
+    data: {
+      actor: "alice",
+      role: "operator",
+      action: "reconcile",
+      clusterName: "prod-eu-1",
+      kind: "helmrelease",
+      namespace: "monitoring",
+      name: "kube-prometheus-stack",
+      result: "ok",
+    },
+  });
   await makeObject(prisma, a.id, { name: "old-app", deletedAt: new Date("2026-11-20T00:00:00Z") });
 });
 
@@ -108,7 +207,9 @@ describe("getFleet", () => {
 
   it("filters by env, team, health and text", async () => {
     expect((await getFleet(parseFleetFilters({ env: "staging" }), now)).clusters.map((c) => c.name)).toEqual(["staging-us-1"]);
-    expect((await getFleet(parseFleetFilters({ team: "payments", health: "failing" }), now)).clusters.map((c) => c.name)).toEqual(["prod-eu-1"]);
+    expect((await getFleet(parseFleetFilters({ team: "payments", health: "failing" }), now)).clusters.map((c) => c.name)).toEqual([
+      "prod-eu-1",
+    ]);
     expect((await getFleet(parseFleetFilters({ q: "EU-2" }), now)).clusters.map((c) => c.name)).toEqual(["prod-eu-2"]);
   });
 });
@@ -118,7 +219,10 @@ describe("listFailures", () => {
     const f = await listFailures(parseFailureFilters({}), now);
     const build = f.groups.find((g) => g.reason === "BuildFailed")!;
     expect(build).toMatchObject({ kind: "Kustomization", clusterCount: 2, objectCount: 2, firstFailedAt: "2026-11-21T08:48:00.000Z" });
-    expect(build.members.map((m) => m.url)).toEqual(["/clusters/prod-eu-2/kustomization/flux-system/infra", "/clusters/prod-eu-1/kustomization/flux-system/infra"]);
+    expect(build.members.map((m) => m.url)).toEqual([
+      "/clusters/prod-eu-2/kustomization/flux-system/infra",
+      "/clusters/prod-eu-1/kustomization/flux-system/infra",
+    ]);
     expect(build.followers).toHaveLength(1);
     expect(build.followers[0]).toMatchObject({ reason: "DependencyNotReady", clusterCount: 2 });
     expect(build.followers[0].members[0].rootCause?.name).toBe("infra");
@@ -140,7 +244,16 @@ describe("listFailures", () => {
 describe("getCluster", () => {
   it("answers with access, versions, objects, transitions and non-secret substitutions", async () => {
     const c = (await getCluster("prod-eu-1", now))!;
-    expect(c.access.paths).toEqual([{ via: "crossplane-secret", secretNamespace: "crossplane-system", secretName: "prod-eu-1-conn", key: "kubeconfig", region: null, roleArn: null }]);
+    expect(c.access.paths).toEqual([
+      {
+        via: "crossplane-secret",
+        secretNamespace: "crossplane-system",
+        secretName: "prod-eu-1-conn",
+        key: "kubeconfig",
+        region: null,
+        roleArn: null,
+      },
+    ]);
     expect(JSON.stringify(c)).not.toContain("must-not-show");
     expect(c.substitutions.map((s) => s.name)).toEqual(["cluster_name", "region"]);
     expect(c.objects.map((o) => `${o.kind}/${o.name}/${o.health}`)).toEqual([
@@ -170,20 +283,46 @@ describe("getObject", () => {
     expect(o.object.failingForSeconds).toBe(3 * 3600);
     expect(o.revisions.attempted?.commit?.url).toBe(`https://github.com/acme/fleet/commit/${SHA_BAD}`);
     expect(o.revisions.lastGood).toMatchObject({ revision: `main@sha1:${SHA_GOOD}`, at: "2026-11-21T08:00:00.000Z" });
-    expect(o.source).toMatchObject({ kind: "GitRepository", name: "fleet", health: "ready", url: "/clusters/prod-eu-1/gitrepository/flux-system/fleet" });
+    expect(o.source).toMatchObject({
+      kind: "GitRepository",
+      name: "fleet",
+      health: "ready",
+      url: "/clusters/prod-eu-1/gitrepository/flux-system/fleet",
+    });
     expect(o.historical).toBeNull();
   });
 
   it("shows dependencies with their health", async () => {
     const o = (await getObject({ cluster: "prod-eu-1", kind: "Kustomization", namespace: "flux-system", name: "apps" }, now))!;
-    expect(o.dependsOn).toEqual([{ kind: "Kustomization", namespace: "flux-system", name: "infra", url: "/clusters/prod-eu-1/kustomization/flux-system/infra", health: "failing" }]);
+    expect(o.dependsOn).toEqual([
+      {
+        kind: "Kustomization",
+        namespace: "flux-system",
+        name: "infra",
+        url: "/clusters/prod-eu-1/kustomization/flux-system/infra",
+        health: "failing",
+      },
+    ]);
   });
 
   it("has Helm history, inventory, events, audit and a merged timeline", async () => {
-    const o = (await getObject({ cluster: "prod-eu-1", kind: "HelmRelease", namespace: "monitoring", name: "kube-prometheus-stack" }, now))!;
+    const o = (await getObject(
+      { cluster: "prod-eu-1", kind: "HelmRelease", namespace: "monitoring", name: "kube-prometheus-stack" },
+      now,
+    ))!;
     expect(o.helm?.history.map((h) => h.chartVersion)).toEqual(["79.1.0", "78.0.0"]);
-    expect(o.inventory).toMatchObject({ total: 3, byKind: [{ kind: "Deployment.apps", count: 2 }, { kind: "Service", count: 1 }] });
-    expect(o.timeline.map((t) => `${t.type}:${t.type === "transition" ? t.health : t.reason}`)).toEqual(["transition:ready", "webhook:UpgradeSucceeded", "transition:failing"]);
+    expect(o.inventory).toMatchObject({
+      total: 3,
+      byKind: [
+        { kind: "Deployment.apps", count: 2 },
+        { kind: "Service", count: 1 },
+      ],
+    });
+    expect(o.timeline.map((t) => `${t.type}:${t.type === "transition" ? t.health : t.reason}`)).toEqual([
+      "transition:ready",
+      "webhook:UpgradeSucceeded",
+      "transition:failing",
+    ]);
     expect(o.events[0]).toMatchObject({ reason: "UpgradeFailed", type: "Warning" });
     expect(o.auditEntries.map((a) => a.actor)).toEqual(["alice"]);
   });
@@ -204,11 +343,18 @@ describe("getObject", () => {
 
 describe("resolveGo", () => {
   it("resolves kube-state-metrics labels to the object", async () => {
-    const r = await resolveGo(new URLSearchParams("cluster=prod-eu-1&customresource_kind=HelmRelease&exported_namespace=monitoring&namespace=flux-monitoring&name=kube-prometheus-stack"));
+    const r = await resolveGo(
+      new URLSearchParams(
+        "cluster=prod-eu-1&customresource_kind=HelmRelease&exported_namespace=monitoring&namespace=flux-monitoring&name=kube-prometheus-stack",
+      ),
+    );
     expect(r.decision).toEqual({ type: "redirect", url: "/clusters/prod-eu-1/helmrelease/monitoring/kube-prometheus-stack" });
   });
   it("accepts a cluster label in another case", async () => {
-    expect((await resolveGo({ cluster: "PROD-EU-1", kind: "ks", name: "infra" })).decision).toEqual({ type: "redirect", url: "/clusters/prod-eu-1/kustomization/flux-system/infra" });
+    expect((await resolveGo({ cluster: "PROD-EU-1", kind: "ks", name: "infra" })).decision).toEqual({
+      type: "redirect",
+      url: "/clusters/prod-eu-1/kustomization/flux-system/infra",
+    });
   });
   it("offers a choice across clusters and the nearest matches for a typo", async () => {
     const choose = await resolveGo({ kind: "Kustomization", name: "infra" });

@@ -1,5 +1,14 @@
 // Small helpers shared by the read queries: timestamps as ISO strings, reachability and health of rows.
-import { clusterReachability, effectiveHealth, isReachable, STALE_KINDS, STALE_MARGIN_SECONDS, type Health, type Reachability, type StoredHealth } from "../../fleet/status";
+import {
+  clusterReachability,
+  effectiveHealth,
+  isReachable,
+  STALE_KINDS,
+  STALE_MARGIN_SECONDS,
+  type Health,
+  type Reachability,
+  type StoredHealth,
+} from "../../fleet/status";
 
 export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
 

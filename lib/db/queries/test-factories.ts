@@ -3,7 +3,10 @@ import type { PrismaClient } from "../generated/client";
 
 let seq = 0;
 
-export async function makeCluster(prisma: PrismaClient, data: Partial<Parameters<PrismaClient["cluster"]["create"]>[0]["data"]> & { name: string }) {
+export async function makeCluster(
+  prisma: PrismaClient,
+  data: Partial<Parameters<PrismaClient["cluster"]["create"]>[0]["data"]> & { name: string },
+) {
   return prisma.cluster.create({
     data: {
       lastSuccessAt: new Date("2026-11-21T11:59:00Z"),

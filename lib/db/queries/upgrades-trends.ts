@@ -29,14 +29,31 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
   const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
 
   const [clusters, changes, releases, sourceRows, upstream, versions, firstChange] = await Promise.all([
-    prisma.cluster.findMany({ select: { id: true, name: true, firstSeenAt: true, goneAt: true, kubernetesVersion: true, eksVersion: true } }),
+    prisma.cluster.findMany({
+      select: { id: true, name: true, firstSeenAt: true, goneAt: true, kubernetesVersion: true, eksVersion: true },
+    }),
     // The API server's version (kubernetes) and the EKS control-plane version (eks) tell the same story.
     prisma.clusterVersionChange.findMany({ where: { component: { in: ["kubernetes", "eks"] } }, orderBy: { at: "asc" } }),
     prisma.fluxObject.findMany({
       where: { kind: "HelmRelease", OR: [{ deletedAt: null }, { deletedAt: { gte: from } }] },
-      select: { id: true, clusterId: true, namespace: true, chartName: true, chartVersion: true, appliedRevision: true, sourceKind: true, sourceName: true, sourceNamespace: true, firstSeenAt: true, deletedAt: true },
+      select: {
+        id: true,
+        clusterId: true,
+        namespace: true,
+        chartName: true,
+        chartVersion: true,
+        appliedRevision: true,
+        sourceKind: true,
+        sourceName: true,
+        sourceNamespace: true,
+        firstSeenAt: true,
+        deletedAt: true,
+      },
     }),
-    prisma.fluxObject.findMany({ where: { kind: { in: ["HelmRepository", "OCIRepository"] } }, select: { clusterId: true, kind: true, namespace: true, name: true, url: true, spec: true } }),
+    prisma.fluxObject.findMany({
+      where: { kind: { in: ["HelmRepository", "OCIRepository"] } },
+      select: { clusterId: true, kind: true, namespace: true, name: true, url: true, spec: true },
+    }),
     prisma.chartUpstream.findMany({ where: { latestVersion: { not: null } } }),
     prisma.eksVersion.findMany(),
     prisma.clusterVersionChange.findFirst({ orderBy: { at: "asc" }, select: { at: true } }),
@@ -49,18 +66,24 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
 
   const sources = new Map<string, SourceObject>(sourceRows.map((s) => [sourceKey(s.clusterId, s.kind, s.namespace, s.name), s]));
   const byObject = new Map<bigint, TrendRelease["transitions"][number][]>();
-  for (const t of transitions) byObject.set(t.objectId, [...(byObject.get(t.objectId) ?? []), { at: t.at, change: t.change, chartVersion: t.appliedRevision ?? t.chartVersion }]);
+  for (const t of transitions)
+    byObject.set(t.objectId, [
+      ...(byObject.get(t.objectId) ?? []),
+      { at: t.at, change: t.change, chartVersion: t.appliedRevision ?? t.chartVersion },
+    ]);
   const trendReleases: TrendRelease[] = releases.flatMap((r) => {
     const src = resolveChartSource(r, sources);
     if (!r.chartName) return [];
-    return [{
-      cluster: String(r.clusterId),
-      key: src ? upstreamKey(src.repositoryUrl, src.chart) : `?#${r.chartName}`,
-      firstSeenAt: r.firstSeenAt,
-      deletedAt: r.deletedAt,
-      current: r.appliedRevision ?? r.chartVersion,
-      transitions: byObject.get(r.id) ?? [],
-    }];
+    return [
+      {
+        cluster: String(r.clusterId),
+        key: src ? upstreamKey(src.repositoryUrl, src.chart) : `?#${r.chartName}`,
+        firstSeenAt: r.firstSeenAt,
+        deletedAt: r.deletedAt,
+        current: r.appliedRevision ?? r.chartVersion,
+        transitions: byObject.get(r.id) ?? [],
+      },
+    ];
   });
 
   const points = trendSeries({
@@ -80,7 +103,9 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
   });
   const seen = new Set(points.flatMap((p) => Object.keys(p.byVersion)));
   const firstTransition = transitions[0]?.at;
-  const since = [firstChange?.at, firstTransition, ...clusters.map((c) => c.firstSeenAt)].filter((d): d is Date => !!d).sort((a, b) => a.getTime() - b.getTime())[0];
+  const since = [firstChange?.at, firstTransition, ...clusters.map((c) => c.firstSeenAt)]
+    .filter((d): d is Date => !!d)
+    .sort((a, b) => a.getTime() - b.getTime())[0];
   return {
     generatedAt: now.toISOString(),
     from: from.toISOString().slice(0, 10),

@@ -11,36 +11,178 @@ const catalog = (...v: string[]) => v.map((addonVersion, i) => ({ addonVersion, 
 
 beforeAll(async () => {
   const prisma = db.prisma();
-  await prisma.eksVersion.create({ data: { clusterVersion: "1.33", versionStatus: "STANDARD_SUPPORT", endOfStandardSupportDate: new Date("2026-07-29T00:00:00Z"), endOfExtendedSupportDate: new Date("2027-07-29T00:00:00Z") } });
-  const legacy = await makeCluster(prisma, { name: "legacy", env: "prod", team: "payments", region: "eu-west-1", eksVersion: "1.31", kubernetesVersion: "v1.31.14-eks-9a1f3d2", supportType: "EXTENDED", eksStatus: "ACTIVE", fluxVersion: "v2.6.4", kubeletVersions: { "v1.31.14-eks-9a1f3d2": 2 }, firstSeenAt: new Date("2026-11-01T00:00:00Z") });
-  const mid = await makeCluster(prisma, { name: "mid", env: "prod", team: "search", region: "us-east-1", eksVersion: "1.33", kubernetesVersion: "v1.33.7-eks-3025e55", supportType: "EXTENDED", eksStatus: "ACTIVE", fluxVersion: "v2.7.3", kubeletVersions: { "v1.32.11-eks-5f2e8b7": 3 }, firstSeenAt: new Date("2026-11-01T00:00:00Z") });
-  const modern = await makeCluster(prisma, { name: "modern", env: "staging", team: "search", region: "us-east-1", eksVersion: "1.34", kubernetesVersion: "v1.34.4-eks-c8e2a41", supportType: null, fluxVersion: "v2.7.3", kubeletVersions: { "v1.34.4-eks-c8e2a41": 2 }, firstSeenAt: new Date("2026-11-01T00:00:00Z") });
+  await prisma.eksVersion.create({
+    data: {
+      clusterVersion: "1.33",
+      versionStatus: "STANDARD_SUPPORT",
+      endOfStandardSupportDate: new Date("2026-07-29T00:00:00Z"),
+      endOfExtendedSupportDate: new Date("2027-07-29T00:00:00Z"),
+    },
+  });
+  const legacy = await makeCluster(prisma, {
+    name: "legacy",
+    env: "prod",
+    team: "payments",
+    region: "eu-west-1",
+    eksVersion: "1.31",
+    kubernetesVersion: "v1.31.14-eks-9a1f3d2",
+    supportType: "EXTENDED",
+    eksStatus: "ACTIVE",
+    fluxVersion: "v2.6.4",
+    kubeletVersions: { "v1.31.14-eks-9a1f3d2": 2 },
+    firstSeenAt: new Date("2026-11-01T00:00:00Z"),
+  });
+  const mid = await makeCluster(prisma, {
+    name: "mid",
+    env: "prod",
+    team: "search",
+    region: "us-east-1",
+    eksVersion: "1.33",
+    kubernetesVersion: "v1.33.7-eks-3025e55",
+    supportType: "EXTENDED",
+    eksStatus: "ACTIVE",
+    fluxVersion: "v2.7.3",
+    kubeletVersions: { "v1.32.11-eks-5f2e8b7": 3 },
+    firstSeenAt: new Date("2026-11-01T00:00:00Z"),
+  });
+  const modern = await makeCluster(prisma, {
+    name: "modern",
+    env: "staging",
+    team: "search",
+    region: "us-east-1",
+    eksVersion: "1.34",
+    kubernetesVersion: "v1.34.4-eks-c8e2a41",
+    supportType: null,
+    fluxVersion: "v2.7.3",
+    kubeletVersions: { "v1.34.4-eks-c8e2a41": 2 },
+    firstSeenAt: new Date("2026-11-01T00:00:00Z"),
+  });
 
   // mid was upgraded 1.32 → 1.33 on Nov 15; its node group still runs 1.32
-  await prisma.clusterVersionChange.create({ data: { clusterId: mid.id, at: new Date("2026-11-15T10:00:00Z"), component: "kubernetes", fromVersion: "1.32", toVersion: "1.33" } });
-  await prisma.nodeGroup.create({ data: { clusterId: mid.id, name: "general", version: "1.32", releaseVersion: "1.32.11-20261110", status: "ACTIVE", desiredSize: 3, instanceTypes: ["m6i.large"] } });
-  await prisma.nodeGroup.create({ data: { clusterId: legacy.id, name: "workers", version: "1.31", releaseVersion: "1.31.14-20261104", status: "ACTIVE", desiredSize: 2, instanceTypes: [] } });
+  await prisma.clusterVersionChange.create({
+    data: { clusterId: mid.id, at: new Date("2026-11-15T10:00:00Z"), component: "kubernetes", fromVersion: "1.32", toVersion: "1.33" },
+  });
+  await prisma.nodeGroup.create({
+    data: {
+      clusterId: mid.id,
+      name: "general",
+      version: "1.32",
+      releaseVersion: "1.32.11-20261110",
+      status: "ACTIVE",
+      desiredSize: 3,
+      instanceTypes: ["m6i.large"],
+    },
+  });
+  await prisma.nodeGroup.create({
+    data: {
+      clusterId: legacy.id,
+      name: "workers",
+      version: "1.31",
+      releaseVersion: "1.31.14-20261104",
+      status: "ACTIVE",
+      desiredSize: 2,
+      instanceTypes: [],
+    },
+  });
 
   await prisma.managedAddon.create({ data: { clusterId: mid.id, name: "vpc-cni", version: "v1.18.6-eksbuild.1", status: "ACTIVE" } });
-  await prisma.addonVersionCatalog.create({ data: { addonName: "vpc-cni", kubernetesVersion: "1.33", versions: catalog("v1.20.5-eksbuild.1", "v1.18.6-eksbuild.1") } });
-  await prisma.addonVersionCatalog.create({ data: { addonName: "vpc-cni", kubernetesVersion: "1.34", versions: catalog("v1.20.5-eksbuild.1") } });
-  await prisma.upgradeInsight.create({ data: { clusterId: mid.id, insightId: "i-1", name: "Kubelet version skew", category: "UPGRADE_READINESS", kubernetesVersion: "1.34", status: "WARNING", reason: "Worker nodes are behind." } });
-  await prisma.upgradeInsight.create({ data: { clusterId: mid.id, insightId: "i-2", name: "Cluster health issues", category: "UPGRADE_READINESS", kubernetesVersion: "1.34", status: "PASSING" } });
+  await prisma.addonVersionCatalog.create({
+    data: { addonName: "vpc-cni", kubernetesVersion: "1.33", versions: catalog("v1.20.5-eksbuild.1", "v1.18.6-eksbuild.1") },
+  });
+  await prisma.addonVersionCatalog.create({
+    data: { addonName: "vpc-cni", kubernetesVersion: "1.34", versions: catalog("v1.20.5-eksbuild.1") },
+  });
+  await prisma.upgradeInsight.create({
+    data: {
+      clusterId: mid.id,
+      insightId: "i-1",
+      name: "Kubelet version skew",
+      category: "UPGRADE_READINESS",
+      kubernetesVersion: "1.34",
+      status: "WARNING",
+      reason: "Worker nodes are behind.",
+    },
+  });
+  await prisma.upgradeInsight.create({
+    data: {
+      clusterId: mid.id,
+      insightId: "i-2",
+      name: "Cluster health issues",
+      category: "UPGRADE_READINESS",
+      kubernetesVersion: "1.34",
+      status: "PASSING",
+    },
+  });
 
   // legacy (1.31 → 1.32) still applies flowcontrol v1beta3, removed in 1.32
-  await makeObject(prisma, legacy.id, { name: "infra", inventory: [{ id: "_apf-tuning_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" }, { id: "apps_api_apps_Deployment", v: "v1" }, { id: "apps_api_autoscaling_HorizontalPodAutoscaler", v: "v2" }] });
+  await makeObject(prisma, legacy.id, {
+    name: "infra",
+    inventory: [
+      { id: "_apf-tuning_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" },
+      { id: "apps_api_apps_Deployment", v: "v1" },
+      { id: "apps_api_autoscaling_HorizontalPodAutoscaler", v: "v2" },
+    ],
+  });
 
   for (const c of [legacy, mid, modern]) {
-    await makeObject(prisma, c.id, { kind: "HelmRepository", apiVersion: "source.toolkit.fluxcd.io/v1", name: "jetstack", url: "https://charts.jetstack.io/" });
+    await makeObject(prisma, c.id, {
+      kind: "HelmRepository",
+      apiVersion: "source.toolkit.fluxcd.io/v1",
+      name: "jetstack",
+      url: "https://charts.jetstack.io/",
+    });
   }
   const rel = (clusterId: number, applied: string, extra: Record<string, unknown> = {}) =>
-    makeObject(prisma, clusterId, { kind: "HelmRelease", apiVersion: "helm.toolkit.fluxcd.io/v2", namespace: "cert-manager", name: "cert-manager", chartName: "cert-manager", chartVersion: applied, appliedRevision: applied, sourceKind: "HelmRepository", sourceName: "jetstack", sourceNamespace: "flux-system", firstSeenAt: new Date("2026-11-01T00:00:00Z"), ...extra });
+    makeObject(prisma, clusterId, {
+      kind: "HelmRelease",
+      apiVersion: "helm.toolkit.fluxcd.io/v2",
+      namespace: "cert-manager",
+      name: "cert-manager",
+      chartName: "cert-manager",
+      chartVersion: applied,
+      appliedRevision: applied,
+      sourceKind: "HelmRepository",
+      sourceName: "jetstack",
+      sourceNamespace: "flux-system",
+      firstSeenAt: new Date("2026-11-01T00:00:00Z"),
+      ...extra,
+    });
   const legacyRelease = await rel(legacy.id, "v1.19.1");
-  await prisma.fluxObjectTransition.create({ data: { objectId: legacyRelease.id, clusterId: legacy.id, at: new Date("2026-11-01T00:00:00Z"), change: "created", fields: [], health: "ready", chartVersion: "v1.18.2", appliedRevision: "v1.18.2" } });
-  await prisma.fluxObjectTransition.create({ data: { objectId: legacyRelease.id, clusterId: legacy.id, at: new Date("2026-11-20T09:00:00Z"), change: "changed", fields: ["chart"], health: "ready", chartVersion: "v1.19.1", appliedRevision: "v1.19.1" } });
+  await prisma.fluxObjectTransition.create({
+    data: {
+      objectId: legacyRelease.id,
+      clusterId: legacy.id,
+      at: new Date("2026-11-01T00:00:00Z"),
+      change: "created",
+      fields: [],
+      health: "ready",
+      chartVersion: "v1.18.2",
+      appliedRevision: "v1.18.2",
+    },
+  });
+  await prisma.fluxObjectTransition.create({
+    data: {
+      objectId: legacyRelease.id,
+      clusterId: legacy.id,
+      at: new Date("2026-11-20T09:00:00Z"),
+      change: "changed",
+      fields: ["chart"],
+      health: "ready",
+      chartVersion: "v1.19.1",
+      appliedRevision: "v1.19.1",
+    },
+  });
   await rel(mid.id, "v1.18.2", { desiredChartVersion: "~1.18.0" });
   await rel(modern.id, "v1.19.0", { health: "failing", readyStatus: "False" });
-  await prisma.chartUpstream.create({ data: { repositoryUrl: "https://charts.jetstack.io", chartName: "cert-manager", latestVersion: "v1.19.1", versions: ["v1.19.1", "v1.19.0", "v1.18.2"], fetchedAt: now } });
+  await prisma.chartUpstream.create({
+    data: {
+      repositoryUrl: "https://charts.jetstack.io",
+      chartName: "cert-manager",
+      latestVersion: "v1.19.1",
+      versions: ["v1.19.1", "v1.19.0", "v1.18.2"],
+      fetchedAt: now,
+    },
+  });
 });
 
 describe("upgrades overview", () => {
@@ -48,24 +190,63 @@ describe("upgrades overview", () => {
     const o = await getUpgradesOverview(now);
     expect(o.clusters.map((c) => c.name)).toEqual(["legacy", "mid", "modern"]); // extended first, longest past the date first
     const [legacy, mid, modern] = o.clusters;
-    expect(legacy).toMatchObject({ version: "1.31", versionStatus: "EXTENDED_SUPPORT", inExtendedSupport: true, monthlyExtendedSupportCostUSD: 365, endOfStandardSupport: "2025-11-26T00:00:00.000Z", endOfExtendedSupport: "2026-11-26T00:00:00.000Z", daysToEndOfStandardSupport: -360, supportSource: "calendar", next: "1.32" });
-    expect(modern).toMatchObject({ version: "1.34", daysToEndOfStandardSupport: 11, crossesIntoExtendedSoon: true, monthlyExtendedSupportCostUSD: 0 });
+    expect(legacy).toMatchObject({
+      version: "1.31",
+      versionStatus: "EXTENDED_SUPPORT",
+      inExtendedSupport: true,
+      monthlyExtendedSupportCostUSD: 365,
+      endOfStandardSupport: "2025-11-26T00:00:00.000Z",
+      endOfExtendedSupport: "2026-11-26T00:00:00.000Z",
+      daysToEndOfStandardSupport: -360,
+      supportSource: "calendar",
+      next: "1.32",
+    });
+    expect(modern).toMatchObject({
+      version: "1.34",
+      daysToEndOfStandardSupport: 11,
+      crossesIntoExtendedSoon: true,
+      monthlyExtendedSupportCostUSD: 0,
+    });
     // mid has dates from DescribeClusterVersions: standard support ended 2026-07-29
     expect(mid).toMatchObject({ version: "1.33", supportSource: "eks-api", inExtendedSupport: true, daysToEndOfStandardSupport: -115 });
-    expect(mid.skew).toMatchObject({ maxBehindNow: 1, maxBehindNext: 2, kubelets: [{ source: "general", minor: "1.32", nodes: 3, behindNow: 1, behindNext: 2, blocksNext: false }] });
+    expect(mid.skew).toMatchObject({
+      maxBehindNow: 1,
+      maxBehindNext: 2,
+      kubelets: [{ source: "general", minor: "1.32", nodes: 3, behindNow: 1, behindNext: 2, blocksNext: false }],
+    });
     expect(mid.blockers.map((b) => b.kind).sort()).toEqual(["insight", "managed-addon"]);
     expect(legacy.blockers.map((b) => b.title)).toEqual(["flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is removed in 1.32"]);
-    expect(o.totals).toMatchObject({ clusters: 3, clustersInExtendedSupport: 2, extraPerMonthUSD: 730, extraPerYearUSD: 8760, clustersCrossingSoon: 1, crossingExtraPerMonthUSD: 365, byVersion: { "1.31": 1, "1.33": 1, "1.34": 1 }, clustersWithBlockers: 2, ready: 1 });
+    expect(o.totals).toMatchObject({
+      clusters: 3,
+      clustersInExtendedSupport: 2,
+      extraPerMonthUSD: 730,
+      extraPerYearUSD: 8760,
+      clustersCrossingSoon: 1,
+      crossingExtraPerMonthUSD: 365,
+      byVersion: { "1.31": 1, "1.33": 1, "1.34": 1 },
+      clustersWithBlockers: 2,
+      ready: 1,
+    });
   });
 
   it("per-cluster readiness with the removed API and its owner", async () => {
     const r = (await getClusterReadiness("legacy", now))!;
     expect(r.removedApis).toHaveLength(1);
-    expect(r.removedApis[0]).toMatchObject({ kind: "FlowSchema", name: "apf-tuning", owner: { kind: "Kustomization", namespace: "flux-system", name: "infra" }, ownerUrl: "/clusters/legacy/kustomization/flux-system/infra" });
+    expect(r.removedApis[0]).toMatchObject({
+      kind: "FlowSchema",
+      name: "apf-tuning",
+      owner: { kind: "Kustomization", namespace: "flux-system", name: "infra" },
+      ownerUrl: "/clusters/legacy/kustomization/flux-system/infra",
+    });
     expect(r.readiness.checklist[0]).toMatchObject({ done: false });
     expect(r.nodeGroups[0]).toMatchObject({ name: "workers", releaseVersion: "1.31.14-20261104" });
     const mid = (await getClusterReadiness("mid", now))!;
-    expect(mid.managedAddons[0]).toMatchObject({ name: "vpc-cni", compatibleWithNext: false, latestNext: "v1.20.5-eksbuild.1", defaultNow: "v1.20.5-eksbuild.1" });
+    expect(mid.managedAddons[0]).toMatchObject({
+      name: "vpc-cni",
+      compatibleWithNext: false,
+      latestNext: "v1.20.5-eksbuild.1",
+      defaultNow: "v1.20.5-eksbuild.1",
+    });
     expect(mid.insights.map((i) => i.status)).toEqual(["PASSING", "WARNING"]);
     expect(await getClusterReadiness("nope", now)).toBeNull();
   });
@@ -76,15 +257,26 @@ describe("add-on matrix", () => {
     const m = await getAddonMatrix({ now });
     const cm = m.rows.find((r) => r.kind === "helm")!;
     expect(cm).toMatchObject({ label: "cert-manager", repository: "https://charts.jetstack.io", latest: "v1.19.1", skew: true });
-    expect(Object.fromEntries(Object.values(cm.cells).map((c) => [c.cluster, c.standing]))).toEqual({ legacy: "current", mid: "minor", modern: "failing" });
-    expect(cm.cells.mid).toMatchObject({ desired: "~1.18.0", latestAllowed: "v1.18.2", object: { namespace: "cert-manager", name: "cert-manager" } });
+    expect(Object.fromEntries(Object.values(cm.cells).map((c) => [c.cluster, c.standing]))).toEqual({
+      legacy: "current",
+      mid: "minor",
+      modern: "failing",
+    });
+    expect(cm.cells.mid).toMatchObject({
+      desired: "~1.18.0",
+      latestAllowed: "v1.18.2",
+      object: { namespace: "cert-manager", name: "cert-manager" },
+    });
     const vpc = m.rows.find((r) => r.key === "eks:vpc-cni")!;
     expect(vpc.cells.mid).toMatchObject({ applied: "v1.18.6-eksbuild.1", latest: "v1.20.5-eksbuild.1", standing: "minor" });
     expect(vpc.cells.legacy.standing).toBe("missing");
     expect(m.rows.find((r) => r.kind === "flux")!.cells.legacy.standing).toBe("minor");
     expect(m.clusters.map((c) => c.kubernetesVersion)).toEqual(["1.31", "1.33", "1.34"]);
     expect(m.summary).toMatchObject({ skewedAddons: 2, unreadableRepositories: [] });
-    expect(groupClusters(m.clusters, "team").map((g) => [g.group, g.clusters.map((c) => c.name)])).toEqual([["payments", ["legacy"]], ["search", ["mid", "modern"]]]);
+    expect(groupClusters(m.clusters, "team").map((g) => [g.group, g.clusters.map((c) => c.name)])).toEqual([
+      ["payments", ["legacy"]],
+      ["search", ["mid", "modern"]],
+    ]);
   });
 
   it("as it was on a past date", async () => {

@@ -52,7 +52,12 @@ export interface ClusterUpgrade {
   supportSource: SupportInfo["source"];
   next: string | null;
   /** outsidePolicyNow: some kubelet is newer than the control plane or more than 3 minors older. */
-  skew: { maxBehindNow: number; maxBehindNext: number; outsidePolicyNow: boolean; kubelets: { source: string; minor: string; nodes: number | null; behindNow: number; behindNext: number; blocksNext: boolean }[] } | null;
+  skew: {
+    maxBehindNow: number;
+    maxBehindNext: number;
+    outsidePolicyNow: boolean;
+    kubelets: { source: string; minor: string; nodes: number | null; behindNow: number; behindNext: number; blocksNext: boolean }[];
+  } | null;
   blockers: Finding[];
   warnings: Finding[];
   ready: boolean;
@@ -126,7 +131,8 @@ async function loadFacts(now: Date, onlyCluster?: string): Promise<Facts[]> {
   ]);
   const versionInfo = new Map<string, ClusterVersionInfo>(versions.map((v) => [v.clusterVersion, v]));
   const catalog = new Map(catalogs.map((c) => [`${c.addonName}@${c.kubernetesVersion}`, toCatalogVersions(c.versions)]));
-  const upstreamLatest = (repositoryUrl: string, chart: string) => helm.upstream.get(upstreamKey(repositoryUrl, chart))?.latestVersion ?? null;
+  const upstreamLatest = (repositoryUrl: string, chart: string) =>
+    helm.upstream.get(upstreamKey(repositoryUrl, chart))?.latestVersion ?? null;
 
   return clusters.map((c) => {
     const reachability = clusterReachability(c);
@@ -147,7 +153,13 @@ async function loadFacts(now: Date, onlyCluster?: string): Promise<Facts[]> {
 
     const managed = addons
       .filter((a) => a.clusterId === c.id)
-      .map((a) => managedAddonStanding(a, version ? (catalog.get(`${a.name}@${version}`) ?? null) : null, next ? (catalog.get(`${a.name}@${next}`) ?? null) : null));
+      .map((a) =>
+        managedAddonStanding(
+          a,
+          version ? (catalog.get(`${a.name}@${version}`) ?? null) : null,
+          next ? (catalog.get(`${a.name}@${next}`) ?? null) : null,
+        ),
+      );
 
     const clusterInsights = insights.filter((i) => i.clusterId === c.id);
     const refs = removedRows.rows.filter((r) => r.clusterId === c.id);
@@ -162,7 +174,14 @@ async function loadFacts(now: Date, onlyCluster?: string): Promise<Facts[]> {
       : [];
     const helmAddons = helm.installations
       .filter((h) => h.cluster === c.name)
-      .map((h) => ({ name: h.name, namespace: h.namespace, chart: h.chart, applied: h.applied, latest: h.repositoryUrl ? upstreamLatest(h.repositoryUrl, h.chart) : null, failing: h.failing }));
+      .map((h) => ({
+        name: h.name,
+        namespace: h.namespace,
+        chart: h.chart,
+        applied: h.applied,
+        latest: h.repositoryUrl ? upstreamLatest(h.repositoryUrl, h.chart) : null,
+        failing: h.failing,
+      }));
 
     const result = readiness({
       cluster: c.eksName ?? c.name,
@@ -207,7 +226,14 @@ async function loadFacts(now: Date, onlyCluster?: string): Promise<Facts[]> {
             maxBehindNow: skew.maxBehindNow,
             maxBehindNext: skew.maxBehindNext,
             outsidePolicyNow: skew.groups.some((g) => g.violatesNow),
-            kubelets: skew.groups.map((g) => ({ source: g.source, minor: g.minor, nodes: g.nodes, behindNow: g.behindNow, behindNext: g.behindNext, blocksNext: g.blocksNext })),
+            kubelets: skew.groups.map((g) => ({
+              source: g.source,
+              minor: g.minor,
+              nodes: g.nodes,
+              behindNow: g.behindNow,
+              behindNext: g.behindNext,
+              blocksNext: g.blocksNext,
+            })),
           }
         : null,
       blockers: result.blockers,
@@ -219,9 +245,24 @@ async function loadFacts(now: Date, onlyCluster?: string): Promise<Facts[]> {
       costInput,
       readiness: result,
       skew,
-      nodeGroups: groups.map((g) => ({ name: g.name, version: g.version, releaseVersion: g.releaseVersion, status: g.status, desiredSize: g.desiredSize })),
+      nodeGroups: groups.map((g) => ({
+        name: g.name,
+        version: g.version,
+        releaseVersion: g.releaseVersion,
+        status: g.status,
+        desiredSize: g.desiredSize,
+      })),
       managedAddons: managed,
-      insights: clusterInsights.map((i) => ({ name: i.name, category: i.category, status: i.status, reason: i.reason, kubernetesVersion: i.kubernetesVersion, recommendation: i.recommendation, description: i.description, lastRefreshTime: iso(i.lastRefreshTime) })),
+      insights: clusterInsights.map((i) => ({
+        name: i.name,
+        category: i.category,
+        status: i.status,
+        reason: i.reason,
+        kubernetesVersion: i.kubernetesVersion,
+        recommendation: i.recommendation,
+        description: i.description,
+        lastRefreshTime: iso(i.lastRefreshTime),
+      })),
       removedApis,
     };
   });
@@ -266,5 +307,13 @@ export async function getUpgradesOverview(now = new Date()): Promise<UpgradesOve
 export async function getClusterReadiness(name: string, now = new Date()): Promise<ClusterReadinessView | null> {
   const [f] = await loadFacts(now, name);
   if (!f) return null;
-  return { ...f.overview, readiness: f.readiness, skewReport: f.skew, nodeGroups: f.nodeGroups, managedAddons: f.managedAddons, insights: f.insights, removedApis: f.removedApis };
+  return {
+    ...f.overview,
+    readiness: f.readiness,
+    skewReport: f.skew,
+    nodeGroups: f.nodeGroups,
+    managedAddons: f.managedAddons,
+    insights: f.insights,
+    removedApis: f.removedApis,
+  };
 }

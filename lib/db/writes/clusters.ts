@@ -68,7 +68,9 @@ export async function upsertDiscoveredClusters(db: Db, clusters: DiscoveredClust
              EXCLUDED.labels, 'active')`,
     [JSON.stringify(rows)],
   );
-  const { rows: ids } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM cluster WHERE name = ANY($1::text[])`, [clusters.map((c) => c.name)]);
+  const { rows: ids } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM cluster WHERE name = ANY($1::text[])`, [
+    clusters.map((c) => c.name),
+  ]);
   return new Map(ids.map((r) => [r.name, r.id]));
 }
 
@@ -84,9 +86,7 @@ export async function markGoneClusters(db: Db, stillThere: string[], now: Date):
 
 /** The Crossplane resources that provision each cluster, with their Ready/Synced conditions. */
 export async function upsertProvisioners(db: Db, byCluster: Map<number, ProvisioningRecord[]>): Promise<number> {
-  const rows = [...byCluster].flatMap(([clusterId, list]) =>
-    list.map((p) => ({ clusterId, ...p })),
-  );
+  const rows = [...byCluster].flatMap(([clusterId, list]) => list.map((p) => ({ clusterId, ...p })));
   if (!rows.length) return 0;
   const { rowCount } = await db.query(
     `INSERT INTO provisioning_resource ("clusterId", "apiVersion", kind, namespace, name, ready, "readyReason", synced, "syncedReason",
@@ -128,7 +128,10 @@ export async function recordVersionChanges(db: Db, clusterId: number, at: Date, 
 }
 
 /** Version changes between what the cluster row holds and what a poll found (nulls mean "not seen"). */
-export function kubeVersionChanges(before: Pick<ClusterRow, "kubernetesVersion" | "fluxVersion" | "kubeletVersions">, poll: KubePollResult): VersionChange[] {
+export function kubeVersionChanges(
+  before: Pick<ClusterRow, "kubernetesVersion" | "fluxVersion" | "kubeletVersions">,
+  poll: KubePollResult,
+): VersionChange[] {
   const out: VersionChange[] = [];
   if (poll.kubernetesVersion && before.kubernetesVersion && poll.kubernetesVersion !== before.kubernetesVersion) {
     out.push({ component: "kubernetes", fromVersion: before.kubernetesVersion, toVersion: poll.kubernetesVersion });
@@ -139,7 +142,8 @@ export function kubeVersionChanges(before: Pick<ClusterRow, "kubernetesVersion" 
   if (poll.kubeletVersions && before.kubeletVersions && Object.keys(before.kubeletVersions).length) {
     const was = Object.keys(before.kubeletVersions).sort();
     const now = Object.keys(poll.kubeletVersions).sort();
-    if (was.join(",") !== now.join(",")) out.push({ component: "kubelet", fromVersion: was.join(", ") || null, toVersion: now.join(", ") || null });
+    if (was.join(",") !== now.join(","))
+      out.push({ component: "kubelet", fromVersion: was.join(", ") || null, toVersion: now.join(", ") || null });
   }
   return out;
 }
@@ -198,7 +202,13 @@ export async function recordPollSuccess(db: Db, clusterId: number, at: Date, pol
   );
 }
 
-export async function recordPollFailure(db: Db, clusterId: number, at: Date, error: { message: string; kind: string }, latencyMs: number): Promise<void> {
+export async function recordPollFailure(
+  db: Db,
+  clusterId: number,
+  at: Date,
+  error: { message: string; kind: string },
+  latencyMs: number,
+): Promise<void> {
   await db.query(
     `UPDATE cluster SET "lastAttemptAt" = $2, "lastErrorAt" = $2, "lastError" = $3, "lastErrorKind" = $4, "latencyMs" = $5, "updatedAt" = $2
       WHERE id = $1`,

@@ -24,7 +24,8 @@ export async function writeEksSnapshot(db: Db, clusterId: number, at: Date, snap
   );
   const before = rows[0];
   const c = snap.cluster;
-  if (before?.eksVersion && c.version && before.eksVersion !== c.version) changes.push({ component: "eks", fromVersion: before.eksVersion, toVersion: c.version });
+  if (before?.eksVersion && c.version && before.eksVersion !== c.version)
+    changes.push({ component: "eks", fromVersion: before.eksVersion, toVersion: c.version });
   if (before?.platformVersion && c.platformVersion && before.platformVersion !== c.platformVersion) {
     changes.push({ component: "eks-platform", fromVersion: before.platformVersion, toVersion: c.platformVersion });
   }
@@ -46,7 +47,13 @@ export async function writeEksSnapshot(db: Db, clusterId: number, at: Date, snap
       const p = prev.get(n.name);
       const was = p ? `${p.version ?? ""}/${p.releaseVersion ?? ""}` : null;
       const now = `${n.version ?? ""}/${n.releaseVersion ?? ""}`;
-      if (p && was !== now) changes.push({ component: "nodegroup", subject: n.name, fromVersion: p.releaseVersion ?? p.version, toVersion: n.releaseVersion ?? n.version });
+      if (p && was !== now)
+        changes.push({
+          component: "nodegroup",
+          subject: n.name,
+          fromVersion: p.releaseVersion ?? p.version,
+          toVersion: n.releaseVersion ?? n.version,
+        });
     }
     const res = await db.query(
       `INSERT INTO node_group ("clusterId", name, version, "releaseVersion", status, "capacityType", "amiType", "instanceTypes", "desiredSize", health, "deletedAt", "updatedAt")
@@ -76,7 +83,8 @@ export async function writeEksSnapshot(db: Db, clusterId: number, at: Date, snap
     );
     const prev = new Map(old.map((r) => [r.name, r.version]));
     for (const a of snap.addons) {
-      if (prev.has(a.name) && prev.get(a.name) !== a.version) changes.push({ component: "addon", subject: a.name, fromVersion: prev.get(a.name) ?? null, toVersion: a.version });
+      if (prev.has(a.name) && prev.get(a.name) !== a.version)
+        changes.push({ component: "addon", subject: a.name, fromVersion: prev.get(a.name) ?? null, toVersion: a.version });
     }
     const res = await db.query(
       `INSERT INTO managed_addon ("clusterId", name, version, status, health, "deletedAt", "updatedAt")

@@ -42,10 +42,29 @@ describe("writeObjectPlan", () => {
     const changed = fleetObjects();
     const apps = changed.find((r) => r.name === "apps")!;
     const ready = apps.conditions.find((c) => c.type === "Ready")!;
-    Object.assign(ready, { status: "True", reason: "ReconciliationSucceeded", message: "Applied revision: main@sha1:1", lastTransitionTime: "2026-11-21T12:01:30Z" });
-    const reparsed = changed.map((r) => (r === apps ? { ...r, health: "ready" as const, readyStatus: "True", readyReason: "ReconciliationSucceeded", readyMessage: "Applied revision: main@sha1:1" } : r));
+    Object.assign(ready, {
+      status: "True",
+      reason: "ReconciliationSucceeded",
+      message: "Applied revision: main@sha1:1",
+      lastTransitionTime: "2026-11-21T12:01:30Z",
+    });
+    const reparsed = changed.map((r) =>
+      r === apps
+        ? {
+            ...r,
+            health: "ready" as const,
+            readyStatus: "True",
+            readyReason: "ReconciliationSucceeded",
+            readyMessage: "Applied revision: main@sha1:1",
+          }
+        : r,
+    );
     const removed = reparsed.find((r) => r.name !== "apps")!;
-    const third = await poll(clusterId, reparsed.filter((r) => r !== removed), "2026-11-21T12:02:00.000Z");
+    const third = await poll(
+      clusterId,
+      reparsed.filter((r) => r !== removed),
+      "2026-11-21T12:02:00.000Z",
+    );
     expect(third.transitions).toBe(2); // apps changed, the first object vanished
     const { rows: history } = await db.pool().query(
       `SELECT t.change, t.at, t.health, t."previousHealth", o.name FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId"
@@ -53,11 +72,19 @@ describe("writeObjectPlan", () => {
     );
     expect(history).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ name: "apps", change: "changed", health: "ready", previousHealth: "failing", at: new Date("2026-11-21T12:01:30Z") }),
+        expect.objectContaining({
+          name: "apps",
+          change: "changed",
+          health: "ready",
+          previousHealth: "failing",
+          at: new Date("2026-11-21T12:01:30Z"),
+        }),
         expect.objectContaining({ name: removed.name, change: "deleted", at: new Date("2026-11-21T12:02:00Z") }),
       ]),
     );
-    const { rows: current } = await db.pool().query(`SELECT "deletedAt", "firstFailedAt", "lastReadyAt" FROM flux_object WHERE name = $1 AND kind = $2`, [apps.name, apps.kind]);
+    const { rows: current } = await db
+      .pool()
+      .query(`SELECT "deletedAt", "firstFailedAt", "lastReadyAt" FROM flux_object WHERE name = $1 AND kind = $2`, [apps.name, apps.kind]);
     expect(current[0]).toMatchObject({ deletedAt: null, firstFailedAt: null, lastReadyAt: new Date("2026-11-21T12:01:30Z") });
   });
 });

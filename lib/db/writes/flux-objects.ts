@@ -81,7 +81,13 @@ export interface WriteResult {
 }
 
 /** Writes one poll's plan in one transaction. Nothing is sent for an empty plan. */
-export async function writeObjectPlan(db: Queryable, clusterId: number, plan: ObjectPlan, known: ReadonlyMap<string, KnownObject>, now: string): Promise<WriteResult> {
+export async function writeObjectPlan(
+  db: Queryable,
+  clusterId: number,
+  plan: ObjectPlan,
+  known: ReadonlyMap<string, KnownObject>,
+  now: string,
+): Promise<WriteResult> {
   const ids = new Map<string, string>();
   if (!plan.upserts.length && !plan.deletions.length) return { ids, rowsWritten: 0, transitions: 0 };
   const client = await db.connect();
@@ -108,7 +114,10 @@ export async function writeObjectPlan(db: Queryable, clusterId: number, plan: Ob
     }
     if (plan.deletions.length) {
       const deletedIds = plan.deletions.map((k) => known.get(k)?.id).filter((id): id is string => !!id);
-      await client.query(`UPDATE flux_object SET "deletedAt" = $2::timestamp(3), "updatedAt" = $2::timestamp(3) WHERE id = ANY($1::bigint[])`, [deletedIds, now]);
+      await client.query(
+        `UPDATE flux_object SET "deletedAt" = $2::timestamp(3), "updatedAt" = $2::timestamp(3) WHERE id = ANY($1::bigint[])`,
+        [deletedIds, now],
+      );
       for (const k of plan.deletions) {
         const id = known.get(k)?.id;
         if (id) ids.set(k, id);
@@ -117,7 +126,14 @@ export async function writeObjectPlan(db: Queryable, clusterId: number, plan: Ob
     let transitions = 0;
     if (plan.transitions.length) {
       const rows = plan.transitions
-        .map((t) => ({ objectId: ids.get(t.key) ?? known.get(t.key)?.id, at: t.at, change: t.change, fields: t.fields, previousHealth: t.previousHealth, ...t.cared }))
+        .map((t) => ({
+          objectId: ids.get(t.key) ?? known.get(t.key)?.id,
+          at: t.at,
+          change: t.change,
+          fields: t.fields,
+          previousHealth: t.previousHealth,
+          ...t.cared,
+        }))
         .filter((t) => t.objectId);
       await client.query(
         `INSERT INTO flux_object_transition ("objectId", "clusterId", at, change, fields, health, "previousHealth", "readyStatus",

@@ -4,14 +4,25 @@ import type pg from "pg";
 type Db = Pick<pg.Pool, "query">;
 
 export async function startRun(db: Db, replica: string, startedAt: Date): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(`INSERT INTO collector_run (replica, "startedAt") VALUES ($1, $2) RETURNING id::text AS id`, [replica, startedAt]);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO collector_run (replica, "startedAt") VALUES ($1, $2) RETURNING id::text AS id`,
+    [replica, startedAt],
+  );
   return rows[0].id;
 }
 
 export async function finishRun(
   db: Db,
   id: string,
-  run: { finishedAt: Date; clusters: number; failedClusters: number; objects: number; requests: number; rowsWritten: number; durationMs: number },
+  run: {
+    finishedAt: Date;
+    clusters: number;
+    failedClusters: number;
+    objects: number;
+    requests: number;
+    rowsWritten: number;
+    durationMs: number;
+  },
 ): Promise<void> {
   await db.query(
     `UPDATE collector_run SET "finishedAt" = $2, clusters = $3, "failedClusters" = $4, objects = $5, requests = $6, "rowsWritten" = $7, "durationMs" = $8
@@ -58,10 +69,10 @@ export async function pruneHistory(db: Db, before: Date, batchSize = 5000): Prom
   let total = 0;
   for (const [table, column] of tables) {
     for (;;) {
-      const { rowCount } = await db.query(
-        `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${column} < $1 LIMIT $2)`,
-        [before, batchSize],
-      );
+      const { rowCount } = await db.query(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${column} < $1 LIMIT $2)`, [
+        before,
+        batchSize,
+      ]);
       total += rowCount ?? 0;
       if ((rowCount ?? 0) < batchSize) break;
     }

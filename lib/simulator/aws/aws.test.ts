@@ -61,7 +61,12 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     const client = eks("eu-west-1");
     const names: string[] = [];
     for await (const page of paginateListClusters({ client, pageSize: 2 }, {})) names.push(...(page.clusters ?? []));
-    expect(names).toEqual(model.spokes.filter((s) => s.region === "eu-west-1").map((s) => s.name).sort());
+    expect(names).toEqual(
+      model.spokes
+        .filter((s) => s.region === "eu-west-1")
+        .map((s) => s.name)
+        .sort(),
+    );
     const first = await client.send(new ListClustersCommand({ maxResults: 2 }));
     expect(first.clusters).toHaveLength(2);
     expect(first.nextToken).toBeTruthy();
@@ -89,8 +94,14 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
   it("answers ResourceNotFoundException for unknown clusters and clusters of another region", async () => {
     const other = model.spokes.find((s) => s.region !== "eu-west-1")!;
     for (const name of ["does-not-exist", other.name]) {
-      const error = await eks("eu-west-1").send(new DescribeClusterCommand({ name })).catch((e: unknown) => e);
-      expect(error).toMatchObject({ name: "ResourceNotFoundException", message: `No cluster found for name: ${name}.`, $metadata: { httpStatusCode: 404 } });
+      const error = await eks("eu-west-1")
+        .send(new DescribeClusterCommand({ name }))
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        name: "ResourceNotFoundException",
+        message: `No cluster found for name: ${name}.`,
+        $metadata: { httpStatusCode: 404 },
+      });
     }
   });
 
@@ -98,12 +109,17 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     const spec = model.spokes.find((s) => s.roles.includes("node-group-skew"))!;
     const client = eks(spec.region);
     const { nodegroups } = await client.send(new ListNodegroupsCommand({ clusterName: spec.name }));
-    const described = await Promise.all(nodegroups!.map((n) => client.send(new DescribeNodegroupCommand({ clusterName: spec.name, nodegroupName: n }))));
+    const described = await Promise.all(
+      nodegroups!.map((n) => client.send(new DescribeNodegroupCommand({ clusterName: spec.name, nodegroupName: n }))),
+    );
     const versions = Object.fromEntries(described.map((d) => [d.nodegroup!.nodegroupName, [d.nodegroup!.version, d.nodegroup!.status]]));
     expect(versions).toEqual({ system: ["1.34", "ACTIVE"], batch: ["1.32", "UPDATING"] });
     expect(described[0].nodegroup!.releaseVersion).toMatch(/^1\.34\.\d+-\d{8}$/);
     const { insights } = await client.send(new ListInsightsCommand({ clusterName: spec.name }));
-    expect(insights!.find((i) => i.name === "Kubelet version skew")).toMatchObject({ kubernetesVersion: "1.35", insightStatus: { status: "WARNING" } });
+    expect(insights!.find((i) => i.name === "Kubelet version skew")).toMatchObject({
+      kubernetesVersion: "1.35",
+      insightStatus: { status: "WARNING" },
+    });
   });
 
   it("serves managed add-ons and their compatible versions", async () => {
@@ -112,10 +128,17 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     const { addons } = await client.send(new ListAddonsCommand({ clusterName: spec.name }));
     expect(addons).toEqual(["aws-ebs-csi-driver", "coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"]);
     const { addon } = await client.send(new DescribeAddonCommand({ clusterName: spec.name, addonName: "coredns" }));
-    expect(addon).toMatchObject({ addonName: "coredns", clusterName: spec.name, status: "ACTIVE", addonVersion: expect.stringMatching(/^v1\.\d+\.\d+-eksbuild\.\d+$/) });
+    expect(addon).toMatchObject({
+      addonName: "coredns",
+      clusterName: spec.name,
+      status: "ACTIVE",
+      addonVersion: expect.stringMatching(/^v1\.\d+\.\d+-eksbuild\.\d+$/),
+    });
     const versions = await client.send(new DescribeAddonVersionsCommand({ addonName: "kube-proxy", kubernetesVersion: "1.35" }));
     const kubeProxy = versions.addons![0];
-    expect(kubeProxy.addonVersions![0].compatibilities).toEqual([{ clusterVersion: "1.35", platformVersions: ["*"], defaultVersion: true }]);
+    expect(kubeProxy.addonVersions![0].compatibilities).toEqual([
+      { clusterVersion: "1.35", platformVersions: ["*"], defaultVersion: true },
+    ]);
     const missing = await client.send(new DescribeAddonCommand({ clusterName: spec.name, addonName: "nope" })).catch((e: unknown) => e);
     expect(missing).toMatchObject({ name: "ResourceNotFoundException" });
   });
@@ -129,7 +152,11 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     const expected = (v: string) => {
       const info = byVersion[v];
       const now = clock.now();
-      return now < info.endOfStandardSupportDate!.getTime() ? "STANDARD_SUPPORT" : now < info.endOfExtendedSupportDate!.getTime() ? "EXTENDED_SUPPORT" : "UNSUPPORTED";
+      return now < info.endOfStandardSupportDate!.getTime()
+        ? "STANDARD_SUPPORT"
+        : now < info.endOfExtendedSupportDate!.getTime()
+          ? "EXTENDED_SUPPORT"
+          : "UNSUPPORTED";
     };
     for (const v of Object.keys(byVersion)) expect(byVersion[v].versionStatus).toBe(expected(v));
   });
@@ -137,7 +164,9 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
   it("raises an Upgrade Insights ERROR for the cluster that still uses APIs removed in the next version", async () => {
     const spec = model.spokes.find((s) => s.roles.includes("extended-support"))!;
     const client = eks(spec.region);
-    const { insights } = await client.send(new ListInsightsCommand({ clusterName: spec.name, filter: { categories: ["UPGRADE_READINESS"] } }));
+    const { insights } = await client.send(
+      new ListInsightsCommand({ clusterName: spec.name, filter: { categories: ["UPGRADE_READINESS"] } }),
+    );
     const removed = insights!.find((i) => i.name === "Deprecated APIs removed in Kubernetes v1.32")!;
     expect(removed).toMatchObject({ kubernetesVersion: "1.32", insightStatus: { status: "ERROR" } });
     const { insight } = await client.send(new DescribeInsightCommand({ clusterName: spec.name, id: removed.id }));
@@ -148,7 +177,9 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     });
     const healthy = model.spokes.find((s) => s.version === "1.34" && s.roles.length === 0)!;
     const { insights: others } = await eks(healthy.region).send(new ListInsightsCommand({ clusterName: healthy.name }));
-    expect(others!.find((i) => i.name === "Deprecated APIs removed in Kubernetes v1.35")).toMatchObject({ insightStatus: { status: "PASSING" } });
+    expect(others!.find((i) => i.name === "Deprecated APIs removed in Kubernetes v1.35")).toMatchObject({
+      insightStatus: { status: "PASSING" },
+    });
   });
 
   it("speaks the restJson1 wire format: epoch-second timestamps, the botocore example's members, x-amzn-errortype", async () => {
@@ -156,7 +187,14 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     const signed = async (path: string) => {
       const url = new URL(servers.eksEndpoint);
       const signer = new SignatureV4({ credentials: staticCredentials, region: spec.region, service: "eks", sha256: Sha256 });
-      const req = await signer.sign({ method: "GET", protocol: "https:", hostname: url.hostname, port: Number(url.port), path, headers: { host: url.host } });
+      const req = await signer.sign({
+        method: "GET",
+        protocol: "https:",
+        hostname: url.hostname,
+        port: Number(url.port),
+        path,
+        headers: { host: url.host },
+      });
       return get(`${servers.eksEndpoint}${path}`, req.headers as Record<string, string>);
     };
     const response = await signed(`/clusters/${spec.name}`);
@@ -164,13 +202,22 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
     const { cluster } = JSON.parse(response.body);
     // botocore's DescribeCluster example (wire format) has these members with these JSON types.
     const example = {
-      version: "1.10", name: "devel", arn: "arn:aws:eks:us-west-2:012345678910:cluster/devel", certificateAuthority: { data: "LS0t" },
-      createdAt: 1527807879.988, endpoint: "https://A0DC.yl4.us-west-2.eks.amazonaws.com",
+      version: "1.10",
+      name: "devel",
+      arn: "arn:aws:eks:us-west-2:012345678910:cluster/devel",
+      certificateAuthority: { data: "LS0t" },
+      createdAt: 1527807879.988,
+      endpoint: "https://A0DC.yl4.us-west-2.eks.amazonaws.com",
       resourcesVpcConfig: { securityGroupIds: ["sg-6979fe18"], subnetIds: ["subnet-6782e71e"], vpcId: "vpc-950809ec" },
-      roleArn: "arn:aws:iam::012345678910:role/eks-service-role", status: "ACTIVE",
+      roleArn: "arn:aws:iam::012345678910:role/eks-service-role",
+      status: "ACTIVE",
     };
     const shape = (v: unknown): unknown =>
-      Array.isArray(v) ? [shape(v[0])] : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : typeof v;
+      Array.isArray(v)
+        ? [shape(v[0])]
+        : v && typeof v === "object"
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)]))
+          : typeof v;
     expect(shape(cluster)).toMatchObject(shape(example) as object);
     const missing = await signed("/clusters/nope");
     expect(missing.status).toBe(404);
@@ -196,7 +243,11 @@ describe("IRSA through the simulated STS", () => {
     const saved = { ...process.env };
     try {
       for (const key of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE"]) delete process.env[key];
-      Object.assign(process.env, env, { AWS_EC2_METADATA_DISABLED: "true", AWS_CONFIG_FILE: join(outDir, "none"), AWS_SHARED_CREDENTIALS_FILE: join(outDir, "none") });
+      Object.assign(process.env, env, {
+        AWS_EC2_METADATA_DISABLED: "true",
+        AWS_CONFIG_FILE: join(outDir, "none"),
+        AWS_SHARED_CREDENTIALS_FILE: join(outDir, "none"),
+      });
       const credentials = defaultProvider({ clientConfig: { requestHandler } });
       const resolved = await credentials();
       expect(resolved.accessKeyId).toMatch(/^ASIA/);
@@ -205,11 +256,22 @@ describe("IRSA through the simulated STS", () => {
       // No endpoint given: the client takes AWS_ENDPOINT_URL_EKS from the environment.
       const client = new EKSClient({ region: "ap-southeast-2", credentials, requestHandler, maxAttempts: 1 });
       const { clusters } = await client.send(new ListClustersCommand({}));
-      expect(clusters).toEqual(model.spokes.filter((s) => s.region === "ap-southeast-2").map((s) => s.name).sort());
+      expect(clusters).toEqual(
+        model.spokes
+          .filter((s) => s.region === "ap-southeast-2")
+          .map((s) => s.name)
+          .sort(),
+      );
 
       // The collector's own EKS token, signed with the IRSA session, opens any spoke.
       const spoke = model.spokes[3].name;
-      const token = mintEksToken({ clusterName: spoke, credentials: resolved, stsEndpoint: env.AWS_ENDPOINT_URL_STS, region: env.AWS_REGION, signingDateMs: Date.now() });
+      const token = mintEksToken({
+        clusterName: spoke,
+        credentials: resolved,
+        stsEndpoint: env.AWS_ENDPOINT_URL_STS,
+        region: env.AWS_REGION,
+        signingDateMs: Date.now(),
+      });
       expect(verifyEksToken(token, spoke, clock.now())).toEqual({
         ok: true,
         user: "arn:aws:sts::123456789012:assumed-role/crows-nest-collector/crows-nest-collector",
@@ -239,7 +301,10 @@ describe("IRSA through the simulated STS", () => {
     });
     const after = new IdentityStore();
     after.setSessionKey(key);
-    expect(after.resolve(issued.accessKeyId, issued.sessionToken)).toMatchObject({ secretAccessKey: issued.secretAccessKey, arn: issued.arn });
+    expect(after.resolve(issued.accessKeyId, issued.sessionToken)).toMatchObject({
+      secretAccessKey: issued.secretAccessKey,
+      arn: issued.arn,
+    });
     const other = new IdentityStore();
     other.setSessionKey(Buffer.alloc(32, 8));
     expect(other.resolve(issued.accessKeyId, issued.sessionToken)).toBeUndefined();
@@ -264,7 +329,13 @@ describe("EKS tokens", () => {
   const cluster = model.spokes[0].name;
   const now = Date.UTC(2026, 10, 21, 20, 30, 0);
   const mint = (clusterName: string, signingDateMs: number) =>
-    mintEksToken({ clusterName, credentials: CROSSPLANE_IDENTITY, stsEndpoint: "https://127.0.0.1:4443", region: "us-east-1", signingDateMs });
+    mintEksToken({
+      clusterName,
+      credentials: CROSSPLANE_IDENTITY,
+      stsEndpoint: "https://127.0.0.1:4443",
+      region: "us-east-1",
+      signingDateMs,
+    });
 
   it("presigns exactly like @smithy/signature-v4", async () => {
     const signer = new SignatureV4({ credentials: CROSSPLANE_IDENTITY, region: "us-east-1", service: "sts", sha256: Sha256 });
@@ -282,15 +353,29 @@ describe("EKS tokens", () => {
     );
     const ours = decodeEksToken(mint(cluster, now))!;
     expect(Object.fromEntries(ours.searchParams)).toEqual(presigned.query);
-    expect(presignGetCallerIdentityUrl({ clusterName: cluster, credentials: CROSSPLANE_IDENTITY, stsEndpoint: "https://127.0.0.1:4443", region: "us-east-1", signingDateMs: now })).toBe(ours.href);
+    expect(
+      presignGetCallerIdentityUrl({
+        clusterName: cluster,
+        credentials: CROSSPLANE_IDENTITY,
+        stsEndpoint: "https://127.0.0.1:4443",
+        region: "us-east-1",
+        signingDateMs: now,
+      }),
+    ).toBe(ours.href);
   });
 
   it("accepts a fresh token and rejects expired, foreign and tampered ones", () => {
     const token = mint(cluster, now);
     expect(token).toMatch(/^k8s-aws-v1\.[A-Za-z0-9_-]+$/);
     expect(verifyAt(token, cluster, now + 60_000)).toEqual({ ok: true, user: CROSSPLANE_IDENTITY.arn, readOnly: false });
-    expect(verifyAt(mint(cluster, now - 16 * 60_000), cluster, now)).toMatchObject({ ok: false, reason: expect.stringContaining("expired") });
-    expect(verifyAt(token, model.spokes[1].name, now)).toMatchObject({ ok: false, reason: expect.stringContaining("SignatureDoesNotMatch") });
+    expect(verifyAt(mint(cluster, now - 16 * 60_000), cluster, now)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("expired"),
+    });
+    expect(verifyAt(token, model.spokes[1].name, now)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("SignatureDoesNotMatch"),
+    });
     const url = decodeEksToken(token)!;
     url.searchParams.set("X-Amz-Date", url.searchParams.get("X-Amz-Date")!.replace(/.$/, "9"));
     const tampered = "k8s-aws-v1." + Buffer.from(url.href).toString("base64url");
@@ -303,7 +388,13 @@ describe("EKS tokens", () => {
   });
 
   it("is a presigned GetCallerIdentity the simulated STS answers", async () => {
-    const token = mintEksToken({ clusterName: cluster, credentials: CROSSPLANE_IDENTITY, stsEndpoint: servers.stsEndpoint, region: "us-east-1", signingDateMs: Date.now() });
+    const token = mintEksToken({
+      clusterName: cluster,
+      credentials: CROSSPLANE_IDENTITY,
+      stsEndpoint: servers.stsEndpoint,
+      region: "us-east-1",
+      signingDateMs: Date.now(),
+    });
     const url = decodeEksToken(token)!;
     const response = await get(url.href, { "x-k8s-aws-id": cluster });
     expect(response.status).toBe(200);
@@ -317,7 +408,12 @@ function post(endpoint: string, form: string) {
 function get(url: string, headers: Record<string, string>) {
   return send(url, "GET", headers);
 }
-function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolveResponse, reject) => {
     const req = request(url, { method, headers, agent: requestHandler.httpsAgent }, (res) => {
       let text = "";

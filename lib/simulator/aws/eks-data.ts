@@ -178,7 +178,12 @@ export function addonVersionInfos(query: AddonVersionQuery) {
 }
 
 function compareAddonVersions(a: string, b: string): number {
-  const parse = (v: string) => v.replace(/^v/, "").split(/[.-]|eksbuild\./).filter(Boolean).map((p) => Number(p) || 0);
+  const parse = (v: string) =>
+    v
+      .replace(/^v/, "")
+      .split(/[.-]|eksbuild\./)
+      .filter(Boolean)
+      .map((p) => Number(p) || 0);
   const pa = parse(a);
   const pb = parse(b);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
@@ -254,8 +259,22 @@ export interface Insight {
 /** APIs Kubernetes stops serving in a minor, as EKS Upgrade Insights lists them. */
 const REMOVED_IN: Record<string, { resource: string; group: string; from: string; to: string; since: string; objects: string[] }[]> = {
   "1.32": [
-    { resource: "flowschemas", group: "flowcontrol.apiserver.k8s.io", from: "v1beta3", to: "v1", since: "1.29", objects: ["platform-batch-jobs"] },
-    { resource: "prioritylevelconfigurations", group: "flowcontrol.apiserver.k8s.io", from: "v1beta3", to: "v1", since: "1.29", objects: ["platform-batch"] },
+    {
+      resource: "flowschemas",
+      group: "flowcontrol.apiserver.k8s.io",
+      from: "v1beta3",
+      to: "v1",
+      since: "1.29",
+      objects: ["platform-batch-jobs"],
+    },
+    {
+      resource: "prioritylevelconfigurations",
+      group: "flowcontrol.apiserver.k8s.io",
+      from: "v1beta3",
+      to: "v1",
+      since: "1.29",
+      objects: ["platform-batch"],
+    },
   ],
 };
 
@@ -299,7 +318,11 @@ export function insightsFor(model: SimFleet, spec: SpokeSpec, t: number): Insigh
         stopServingVersion: target,
         startServingReplacementVersion: r.since,
         clientStats: [
-          { userAgent: "kustomize-controller/v1.9.4", numberOfRequestsLast30Days: 4300 + Math.floor(unit(`req:${spec.name}:${r.resource}`) * 900), lastRequestTime: seconds(refreshed - 23 * MINUTE) },
+          {
+            userAgent: "kustomize-controller/v1.9.4",
+            numberOfRequestsLast30Days: 4300 + Math.floor(unit(`req:${spec.name}:${r.resource}`) * 900),
+            lastRequestTime: seconds(refreshed - 23 * MINUTE),
+          },
         ],
       }))
     : [];
@@ -335,7 +358,9 @@ export function insightsFor(model: SimFleet, spec: SpokeSpec, t: number): Insigh
       "Kubelet version skew",
       "Checks for kubelet versions of worker nodes in the cluster to see if upgrade would cause noncompliance with supported Kubernetes kubelet version skew policy.",
       behind.length ? "WARNING" : "PASSING",
-      behind.length ? "Node kubelet versions are behind the cluster control plane version." : "Node kubelet versions match the cluster control plane version.",
+      behind.length
+        ? "Node kubelet versions are behind the cluster control plane version."
+        : "Node kubelet versions match the cluster control plane version.",
       "Upgrade your worker nodes to match the Kubernetes version of your cluster control plane.",
       {
         "Kubelet version skew policy": "https://kubernetes.io/releases/version-skew-policy/#kubelet",
@@ -353,7 +378,9 @@ export function insightsFor(model: SimFleet, spec: SpokeSpec, t: number): Insigh
 
   const addons = managedAddonsAt(spec, rel);
   // kube-proxy is versioned per minor and has its own skew insight below.
-  const incompatible = addons.filter((a) => a.name !== "kube-proxy" && !(MANAGED_ADDONS.find((m) => m.name === a.name)!.versions[target] ?? []).includes(a.version));
+  const incompatible = addons.filter(
+    (a) => a.name !== "kube-proxy" && !(MANAGED_ADDONS.find((m) => m.name === a.name)!.versions[target] ?? []).includes(a.version),
+  );
   insights.push(
     make(
       "EKS add-on version compatibility",
@@ -383,7 +410,9 @@ export function insightsFor(model: SimFleet, spec: SpokeSpec, t: number): Insigh
       "kube-proxy version skew",
       "Checks version of kube-proxy in cluster to see if upgrade would cause noncompliance with supported Kubernetes kube-proxy version skew policy.",
       proxyBehind ? "WARNING" : "PASSING",
-      proxyBehind ? "kube-proxy version is behind the cluster control plane version." : "kube-proxy versions match the cluster control plane version.",
+      proxyBehind
+        ? "kube-proxy version is behind the cluster control plane version."
+        : "kube-proxy versions match the cluster control plane version.",
       "Upgrade your kube-proxy to be the same version as your cluster control plane.",
       { "Kube-proxy version skew policy": "https://kubernetes.io/releases/version-skew-policy/#kube-proxy" },
     ),

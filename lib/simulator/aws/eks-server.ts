@@ -39,7 +39,8 @@ class EksError extends Error {
   }
 }
 
-const notFoundCluster = (name: string) => new EksError(404, "ResourceNotFoundException", `No cluster found for name: ${name}.`, { clusterName: name });
+const notFoundCluster = (name: string) =>
+  new EksError(404, "ResourceNotFoundException", `No cluster found for name: ${name}.`, { clusterName: name });
 
 function sendError(res: ServerResponse, error: EksError): void {
   sendJson(res, error.status, { message: error.message, ...error.fields }, { "x-amzn-errortype": error.code });
@@ -60,7 +61,11 @@ function maxResultsOf(raw: string | number | undefined, fallback = 100): number 
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 100) {
-    throw new EksError(400, "InvalidParameterException", `1 validation error detected: Value '${raw}' at 'maxResults' failed to satisfy constraint: Member must have value between 1 and 100`);
+    throw new EksError(
+      400,
+      "InvalidParameterException",
+      `1 validation error detected: Value '${raw}' at 'maxResults' failed to satisfy constraint: Member must have value between 1 and 100`,
+    );
   }
   return n;
 }
@@ -88,7 +93,10 @@ export function createEksHandler(ctx: EksServerContext) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const body = await readBody(req);
-      const auth = authenticate({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body }, "eks", [realNow(), ctx.clock.now()]);
+      const auth = authenticate({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body }, "eks", [
+        realNow(),
+        ctx.clock.now(),
+      ]);
       if (!auth.ok) throw new EksError(auth.status, auth.code, auth.message);
       const [rawPath, rawQuery = ""] = (req.url ?? "/").split("?", 2);
       const query = parseRawQuery(rawQuery);
@@ -100,7 +108,8 @@ export function createEksHandler(ctx: EksServerContext) {
       sendJson(res, 200, result);
     } catch (error) {
       if (error instanceof EksError) sendError(res, error);
-      else if (error instanceof SyntaxError) sendError(res, new EksError(400, "InvalidRequestException", "Request body is not valid JSON."));
+      else if (error instanceof SyntaxError)
+        sendError(res, new EksError(400, "InvalidRequestException", "Request body is not valid JSON."));
       else sendError(res, new EksError(500, "ServerException", "An internal error occurred."));
     }
   };
@@ -143,7 +152,10 @@ function route(
     if (segments.length === 4) {
       const nodegroup = describeNodegroup(model, spec, item, t);
       if (!nodegroup) {
-        throw new EksError(404, "ResourceNotFoundException", `No node group found for name: ${item}.`, { clusterName: name, nodegroupName: item });
+        throw new EksError(404, "ResourceNotFoundException", `No node group found for name: ${item}.`, {
+          clusterName: name,
+          nodegroupName: item,
+        });
       }
       return { nodegroup };
     }
@@ -157,7 +169,10 @@ function route(
     if (segments.length === 4) {
       const addon = describeAddon(model, spec, item, t);
       if (!addon) {
-        throw new EksError(404, "ResourceNotFoundException", `No addon: ${item} found in cluster: ${name}`, { clusterName: name, addonName: item });
+        throw new EksError(404, "ResourceNotFoundException", `No addon: ${item} found in cluster: ${name}`, {
+          clusterName: name,
+          addonName: item,
+        });
       }
       return { addon };
     }
@@ -176,19 +191,25 @@ function route(
   }
   if (method === "GET" && root === "cluster-versions" && segments.length === 1) {
     const clusterType = one(query, "clusterType");
-    const infos = clusterType && clusterType !== "eks"
-      ? []
-      : clusterVersionInfos(
-          {
-            clusterVersions: many(query, "clusterVersions"),
-            versionStatus: one(query, "versionStatus"),
-            status: one(query, "status"),
-            defaultOnly: bool(one(query, "defaultOnly")),
-            includeAll: bool(one(query, "includeAll")),
-          },
-          t,
-        );
-    const { page, nextToken } = paginate(infos, maxResultsOf(one(query, "maxResults")), one(query, "nextToken"), `cluster-versions:${JSON.stringify(query.clusterVersions ?? "")}`);
+    const infos =
+      clusterType && clusterType !== "eks"
+        ? []
+        : clusterVersionInfos(
+            {
+              clusterVersions: many(query, "clusterVersions"),
+              versionStatus: one(query, "versionStatus"),
+              status: one(query, "status"),
+              defaultOnly: bool(one(query, "defaultOnly")),
+              includeAll: bool(one(query, "includeAll")),
+            },
+            t,
+          );
+    const { page, nextToken } = paginate(
+      infos,
+      maxResultsOf(one(query, "maxResults")),
+      one(query, "nextToken"),
+      `cluster-versions:${JSON.stringify(query.clusterVersions ?? "")}`,
+    );
     return { clusterVersions: page, ...(nextToken ? { nextToken } : {}) };
   }
   if (root === "clusters" && sub === "insights") {
@@ -207,7 +228,12 @@ function route(
           (!filter.kubernetesVersions?.length || filter.kubernetesVersions.includes(i.kubernetesVersion)) &&
           (!filter.statuses?.length || filter.statuses.includes(i.insightStatus.status)),
       );
-      const { page, nextToken } = paginate(matching, maxResultsOf(input.maxResults), input.nextToken, `insights:${name}:${JSON.stringify(filter)}`);
+      const { page, nextToken } = paginate(
+        matching,
+        maxResultsOf(input.maxResults),
+        input.nextToken,
+        `insights:${name}:${JSON.stringify(filter)}`,
+      );
       return {
         insights: page.map((i) => ({
           id: i.id,

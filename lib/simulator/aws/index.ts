@@ -201,7 +201,9 @@ export async function startAwsServers(options: StartAwsServersOptions): Promise<
   const staticEnv = { ...common, AWS_ACCESS_KEY_ID: STATIC_USER.accessKeyId, AWS_SECRET_ACCESS_KEY: STATIC_USER.secretAccessKey };
   writeFileSync(
     join(outDir, "aws-static.env"),
-    Object.entries(staticEnv).map(([k, v]) => `${k}=${v}`).join("\n") + "\n",
+    Object.entries(staticEnv)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n") + "\n",
     { mode: 0o600 },
   );
 

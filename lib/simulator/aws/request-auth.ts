@@ -8,8 +8,7 @@ import { ALGORITHM, canonicalRequest, parseAmzDate, sha256Hex, signatureFor } fr
 const MAX_SKEW_MS = 15 * 60_000;
 
 export type AuthResult =
-  | { ok: true; identity: SimIdentity; region: string; service: string }
-  | { ok: false; status: number; code: string; message: string };
+  { ok: true; identity: SimIdentity; region: string; service: string } | { ok: false; status: number; code: string; message: string };
 
 export interface SignedRequest {
   method: string;
@@ -61,7 +60,12 @@ export function authenticate(request: SignedRequest, expectedService: string, no
 
   if (authorization) {
     const m = /^AWS4-HMAC-SHA256 Credential=([^,]+),\s*SignedHeaders=([^,]+),\s*Signature=([0-9a-f]+)$/.exec(authorization.trim());
-    if (!m) return deny(400, "IncompleteSignatureException", `Authorization header requires 'Credential', 'SignedHeaders' and 'Signature' parameters.`);
+    if (!m)
+      return deny(
+        400,
+        "IncompleteSignatureException",
+        `Authorization header requires 'Credential', 'SignedHeaders' and 'Signature' parameters.`,
+      );
     [, credential, , signature] = m;
     signedHeaders = m[2].split(";");
     longDate = headerValue(request.headers, "x-amz-date");
@@ -78,7 +82,8 @@ export function authenticate(request: SignedRequest, expectedService: string, no
   }
 
   const scope = credential.split("/");
-  if (scope.length !== 5 || scope[4] !== "aws4_request") return deny(400, "IncompleteSignatureException", "Credential should be scoped correctly.");
+  if (scope.length !== 5 || scope[4] !== "aws4_request")
+    return deny(400, "IncompleteSignatureException", "Credential should be scoped correctly.");
   const [accessKeyId, shortDate, region, service] = scope;
   if (service !== expectedService) {
     return deny(403, "InvalidSignatureException", `Credential should be scoped to correct service: '${expectedService}'.`);

@@ -25,7 +25,10 @@ export function sha256Hex(data: string | Uint8Array): string {
 
 /** 20261121T201500Z */
 export function amzDate(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z").replace(/[-:]/g, "");
+  return new Date(ms)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/[-:]/g, "");
 }
 
 export function parseAmzDate(value: string): number | undefined {
@@ -74,7 +77,10 @@ export function canonicalQuery(query: Record<string, string | string[]>): string
 }
 
 export function canonicalHeaderValue(value: string): string {
-  return value.replace(/[\r\n]/g, " ").replace(/[ \t]+/g, " ").replace(/^ | $/g, "");
+  return value
+    .replace(/[\r\n]/g, " ")
+    .replace(/[ \t]+/g, " ")
+    .replace(/^ | $/g, "");
 }
 
 export interface CanonicalRequestInput {
@@ -98,13 +104,7 @@ export function canonicalRequest(input: CanonicalRequestInput): string {
   ].join("\n");
 }
 
-export function signatureFor(
-  secretAccessKey: string,
-  longDate: string,
-  region: string,
-  service: string,
-  canonical: string,
-): string {
+export function signatureFor(secretAccessKey: string, longDate: string, region: string, service: string, canonical: string): string {
   const shortDate = longDate.slice(0, 8);
   const scope = `${shortDate}/${region}/${service}/aws4_request`;
   const stringToSign = [ALGORITHM, longDate, scope, sha256Hex(canonical)].join("\n");
@@ -147,13 +147,7 @@ export function presignQuery(input: PresignInput): Record<string, string> {
     headers,
     payloadHash: EMPTY_SHA256,
   });
-  query["X-Amz-Signature"] = signatureFor(
-    input.credentials.secretAccessKey,
-    longDate,
-    input.region,
-    input.service,
-    canonical,
-  );
+  query["X-Amz-Signature"] = signatureFor(input.credentials.secretAccessKey, longDate, input.region, input.service, canonical);
   return query;
 }
 

@@ -72,7 +72,11 @@ function duration(params: Record<string, string | string[]>): number {
   if (raw === undefined) return 3600;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 900 || n > 43200) {
-    throw new StsError(400, "ValidationError", `1 validation error detected: Value '${raw}' at 'durationSeconds' failed to satisfy constraint: Member must have value greater than or equal to 900`);
+    throw new StsError(
+      400,
+      "ValidationError",
+      `1 validation error detected: Value '${raw}' at 'durationSeconds' failed to satisfy constraint: Member must have value greater than or equal to 900`,
+    );
   }
   return n;
 }
@@ -92,8 +96,20 @@ export function createStsHandler(ctx: StsContext) {
       const action = param(params, "Action");
       const now = realNow();
       if (action === "AssumeRoleWithWebIdentity") return sendXml(res, 200, await assumeRoleWithWebIdentity(ctx, params, now));
-      const auth = authenticate({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body }, "sts", [now, ctx.clock.now()]);
-      if (!auth.ok) throw new StsError(auth.status, auth.code === "UnrecognizedClientException" ? "InvalidClientTokenId" : auth.code === "InvalidSignatureException" ? "SignatureDoesNotMatch" : auth.code, auth.message);
+      const auth = authenticate({ method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body }, "sts", [
+        now,
+        ctx.clock.now(),
+      ]);
+      if (!auth.ok)
+        throw new StsError(
+          auth.status,
+          auth.code === "UnrecognizedClientException"
+            ? "InvalidClientTokenId"
+            : auth.code === "InvalidSignatureException"
+              ? "SignatureDoesNotMatch"
+              : auth.code,
+          auth.message,
+        );
       if (action === "GetCallerIdentity") {
         const who = auth.identity;
         return sendXml(
@@ -106,9 +122,14 @@ export function createStsHandler(ctx: StsContext) {
         const roleArn = param(params, "RoleArn") ?? "";
         const sessionName = param(params, "RoleSessionName") ?? "";
         const m = ROLE_ARN.exec(roleArn);
-        if (!m || !SESSION_NAME.test(sessionName)) throw new StsError(400, "ValidationError", "RoleArn and RoleSessionName are required and must be valid.");
+        if (!m || !SESSION_NAME.test(sessionName))
+          throw new StsError(400, "ValidationError", "RoleArn and RoleSessionName are required and must be valid.");
         if (!KNOWN_ACCOUNTS.has(m[1])) {
-          throw new StsError(403, "AccessDenied", `User: ${auth.identity.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`);
+          throw new StsError(
+            403,
+            "AccessDenied",
+            `User: ${auth.identity.arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`,
+          );
         }
         const identity = issueCredentials(roleArn, sessionName, duration(params), now);
         return sendXml(
@@ -135,7 +156,8 @@ async function assumeRoleWithWebIdentity(ctx: StsContext, params: Record<string,
   const sessionName = param(params, "RoleSessionName") ?? "";
   const token = param(params, "WebIdentityToken") ?? "";
   if (!ROLE_ARN.test(roleArn)) throw new StsError(400, "ValidationError", `${roleArn} is invalid`);
-  if (!SESSION_NAME.test(sessionName)) throw new StsError(400, "ValidationError", "1 validation error detected: Value at 'roleSessionName' failed to satisfy constraint");
+  if (!SESSION_NAME.test(sessionName))
+    throw new StsError(400, "ValidationError", "1 validation error detected: Value at 'roleSessionName' failed to satisfy constraint");
   let subject: string;
   try {
     const { payload } = await jwtVerify(token, ctx.oidc.publicKey, {
@@ -145,8 +167,17 @@ async function assumeRoleWithWebIdentity(ctx: StsContext, params: Record<string,
     });
     subject = String(payload.sub ?? "");
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw new StsError(400, "ExpiredTokenException", "Token expired: current date/time " + new Date(now).toISOString() + " must be before the expiration date/time");
-    throw new StsError(400, "InvalidIdentityToken", "Couldn't retrieve verification key from your identity provider,  please reference AssumeRoleWithWebIdentity documentation for requirements");
+    if (error instanceof joseErrors.JWTExpired)
+      throw new StsError(
+        400,
+        "ExpiredTokenException",
+        "Token expired: current date/time " + new Date(now).toISOString() + " must be before the expiration date/time",
+      );
+    throw new StsError(
+      400,
+      "InvalidIdentityToken",
+      "Couldn't retrieve verification key from your identity provider,  please reference AssumeRoleWithWebIdentity documentation for requirements",
+    );
   }
   // The role's trust policy: only the collector's service account may assume the collector role.
   if (roleArn !== COLLECTOR_ROLE_ARN || subject !== COLLECTOR_SERVICE_ACCOUNT) {

@@ -4,15 +4,7 @@
 // with the secret of the access key (the simulated STS knows every identity it issued).
 import type { TokenCheck } from "../contract";
 import { identities } from "./identities";
-import {
-  EMPTY_SHA256,
-  canonicalRequest,
-  formatQuery,
-  parseAmzDate,
-  presignQuery,
-  signatureFor,
-  type SigningCredentials,
-} from "./sigv4";
+import { EMPTY_SHA256, canonicalRequest, formatQuery, parseAmzDate, presignQuery, signatureFor, type SigningCredentials } from "./sigv4";
 
 export const TOKEN_PREFIX = "k8s-aws-v1.";
 export const CLUSTER_ID_HEADER = "x-k8s-aws-id";
@@ -82,7 +74,7 @@ function fail(reason: string): TokenCheck {
  */
 export function verifyEksToken(token: string, clusterName: string, nowMs: number, options: VerifyOptions = {}): TokenCheck {
   if (token.length > MAX_TOKEN_LENGTH) return fail("token is too large");
-  if (!token.startsWith(TOKEN_PREFIX)) return fail("token is missing expected \"k8s-aws-v1.\" prefix");
+  if (!token.startsWith(TOKEN_PREFIX)) return fail('token is missing expected "k8s-aws-v1." prefix');
   const encoded = token.slice(TOKEN_PREFIX.length);
   if (!/^[A-Za-z0-9_-]+$/.test(encoded)) return fail("illegal base64 data in token");
   let url: URL;

@@ -1,11 +1,6 @@
 import { HelmRelease } from "@kubernetes-models/flux-cd/helm.toolkit.fluxcd.io/v2";
 import { Kustomization } from "@kubernetes-models/flux-cd/kustomize.toolkit.fluxcd.io/v1";
-import {
-  GitRepository,
-  HelmChart,
-  HelmRepository,
-  OCIRepository,
-} from "@kubernetes-models/flux-cd/source.toolkit.fluxcd.io/v1";
+import { GitRepository, HelmChart, HelmRepository, OCIRepository } from "@kubernetes-models/flux-cd/source.toolkit.fluxcd.io/v1";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import type { KubeObject, RuntimeInfo } from "../contract";
@@ -34,9 +29,13 @@ const at = (rel: number) => model.epoch + rel;
 const find = (objects: KubeObject[], kind: string, namespace: string, name: string) =>
   objects.find((o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name);
 const ready = (o: KubeObject | undefined) =>
-  (o?.status as { conditions?: { type: string; status: string; reason: string; message: string }[] })?.conditions?.find((c) => c.type === "Ready");
+  (o?.status as { conditions?: { type: string; status: string; reason: string; message: string }[] })?.conditions?.find(
+    (c) => c.type === "Ready",
+  );
 const condition = (o: KubeObject | undefined, type: string) =>
-  (o?.status as { conditions?: { type: string; status: string; reason: string; message: string }[] })?.conditions?.find((c) => c.type === type);
+  (o?.status as { conditions?: { type: string; status: string; reason: string; message: string }[] })?.conditions?.find(
+    (c) => c.type === type,
+  );
 
 describe("fleet model", () => {
   it("shapes every Flux object exactly like the served CRD versions, at every scenario phase", () => {
@@ -58,9 +57,13 @@ describe("fleet model", () => {
     const again = createFleetModel({ clusters: 14, objects: 60, seed: 7, epoch: EPOCH });
     const other = createFleetModel({ clusters: 14, objects: 60, seed: 8, epoch: EPOCH });
     const cluster = model.clusters[3].name;
-    expect(JSON.stringify(again.objectsAt(cluster, at(7 * MIN), runtime))).toBe(JSON.stringify(model.objectsAt(cluster, at(7 * MIN), runtime)));
+    expect(JSON.stringify(again.objectsAt(cluster, at(7 * MIN), runtime))).toBe(
+      JSON.stringify(model.objectsAt(cluster, at(7 * MIN), runtime)),
+    );
     expect(JSON.stringify(again.objectsAt("hub", at(7 * MIN), runtime))).toBe(JSON.stringify(model.objectsAt("hub", at(7 * MIN), runtime)));
-    const revision = (m: typeof model) => (find(m.objectsAt(cluster, at(0), runtime), "GitRepository", "flux-system", "apps")!.status as { artifact: { revision: string } }).artifact.revision;
+    const revision = (m: typeof model) =>
+      (find(m.objectsAt(cluster, at(0), runtime), "GitRepository", "flux-system", "apps")!.status as { artifact: { revision: string } })
+        .artifact.revision;
     expect(revision(other)).not.toBe(revision(model));
     expect(revision(model)).toMatch(/^main@sha1:[0-9a-f]{40}$/);
   });
@@ -70,7 +73,8 @@ describe("fleet model", () => {
     expect(affected.length).toBeGreaterThanOrEqual(3);
     const healthy = model.spokes.filter((s) => !affected.includes(s.name) && !s.roles.includes("dependency-chain")).map((s) => s.name);
 
-    for (const cluster of affected) expect(ready(find(model.objectsAt(cluster, at(MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
+    for (const cluster of affected)
+      expect(ready(find(model.objectsAt(cluster, at(MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
 
     const messages = new Set<string>();
     const revisions = new Set<string>();
@@ -86,9 +90,12 @@ describe("fleet model", () => {
       expect(events[0]).toMatchObject({ reason: "HealthCheckFailed", type: "Warning", reportingComponent: "kustomize-controller" });
       expect((events[0] as unknown as { count: number }).count).toBeGreaterThanOrEqual(2);
     }
-    expect([...messages]).toEqual(["health check failed after <duration>: timeout waiting for: [Deployment/checkout/checkout-api status: 'InProgress']"]);
+    expect([...messages]).toEqual([
+      "health check failed after <duration>: timeout waiting for: [Deployment/checkout/checkout-api status: 'InProgress']",
+    ]);
     expect(revisions.size).toBe(1);
-    for (const cluster of healthy) expect(ready(find(model.objectsAt(cluster, at(14 * MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
+    for (const cluster of healthy)
+      expect(ready(find(model.objectsAt(cluster, at(14 * MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
 
     for (const cluster of affected) {
       const apps = find(model.objectsAt(cluster, at(22 * MIN), runtime), "Kustomization", "flux-system", "apps")!;
@@ -117,17 +124,36 @@ describe("fleet model", () => {
     expect(condition(hr(110_000), "Reconciling")).toMatchObject({ reason: "ProgressingWithRetry" });
     expect(ready(hr(110_000))).toMatchObject({ status: "False", reason: "UpgradeFailed" });
     const stalled = hr(5 * MIN);
-    expect(condition(stalled, "Stalled")).toMatchObject({ status: "True", reason: "RetriesExceeded", message: "Failed to upgrade after 3 attempt(s)" });
-    expect(ready(stalled)?.message).toMatch(/^Helm upgrade failed for release monitoring\/kube-prometheus-stack with chart kube-prometheus-stack@79\.5\.0: /);
-    expect((stalled.status as { history: { status: string }[] }).history.slice(0, 3).map((h) => h.status)).toEqual(["failed", "failed", "failed"]);
+    expect(condition(stalled, "Stalled")).toMatchObject({
+      status: "True",
+      reason: "RetriesExceeded",
+      message: "Failed to upgrade after 3 attempt(s)",
+    });
+    expect(ready(stalled)?.message).toMatch(
+      /^Helm upgrade failed for release monitoring\/kube-prometheus-stack with chart kube-prometheus-stack@79\.5\.0: /,
+    );
+    expect((stalled.status as { history: { status: string }[] }).history.slice(0, 3).map((h) => h.status)).toEqual([
+      "failed",
+      "failed",
+      "failed",
+    ]);
   });
 
   it("reports a dependency chain whose root fails", () => {
     const { cluster } = model.facts.dependencyChain!;
     const objects = model.objectsAt(cluster, at(0), runtime);
-    expect(ready(find(objects, "Kustomization", "flux-system", "infra-controllers"))).toMatchObject({ status: "False", reason: "BuildFailed" });
-    expect(ready(find(objects, "Kustomization", "flux-system", "infra-configs"))).toMatchObject({ reason: "DependencyNotReady", message: "dependency 'flux-system/infra-controllers' is not ready" });
-    expect(ready(find(objects, "Kustomization", "flux-system", "apps"))).toMatchObject({ reason: "DependencyNotReady", message: "dependency 'flux-system/infra-configs' is not ready" });
+    expect(ready(find(objects, "Kustomization", "flux-system", "infra-controllers"))).toMatchObject({
+      status: "False",
+      reason: "BuildFailed",
+    });
+    expect(ready(find(objects, "Kustomization", "flux-system", "infra-configs"))).toMatchObject({
+      reason: "DependencyNotReady",
+      message: "dependency 'flux-system/infra-controllers' is not ready",
+    });
+    expect(ready(find(objects, "Kustomization", "flux-system", "apps"))).toMatchObject({
+      reason: "DependencyNotReady",
+      message: "dependency 'flux-system/infra-configs' is not ready",
+    });
   });
 
   it("lists exactly the clusters whose objects changed", () => {
@@ -193,11 +219,17 @@ describe("fleet model", () => {
     expect(condition(creating, "Ready")).toMatchObject({ status: "False", reason: "Creating" });
     expect(creating.status).toMatchObject({ atProvider: { status: "CREATING" } });
     const failing = hub.find((o) => o.apiVersion === "eks.aws.upbound.io/v1beta1" && o.metadata.name === "staging-euw1-analytics")!;
-    expect(condition(failing, "Synced")).toMatchObject({ status: "False", reason: "ReconcileError", message: expect.stringContaining("InvalidParameterException") });
+    expect(condition(failing, "Synced")).toMatchObject({
+      status: "False",
+      reason: "ReconcileError",
+      message: expect.stringContaining("InvalidParameterException"),
+    });
     for (const name of provisioning) expect(find(hub, "Secret", "flux-system", `${name}-eks-connection`)).toBeUndefined();
     const labelled = hub.filter((o) => o.kind === "Secret" && o.metadata.labels?.[DISCOVERY_LABEL] === "true");
     expect(labelled.map((s) => s.metadata.name)).toEqual(model.facts.labelOnly.map((n) => `${n}-kubeconfig`));
-    const fluxRefs = hub.filter((o) => (o.kind === "Kustomization" || o.kind === "HelmRelease") && (o.spec as { kubeConfig?: unknown }).kubeConfig);
+    const fluxRefs = hub.filter(
+      (o) => (o.kind === "Kustomization" || o.kind === "HelmRelease") && (o.spec as { kubeConfig?: unknown }).kubeConfig,
+    );
     expect(fluxRefs.length).toBeGreaterThan(5);
   });
 
@@ -246,7 +278,10 @@ describe("fleet model", () => {
       const report = objects.find((o) => o.kind === "FluxReport");
       if (!report) continue;
       reports++;
-      const spec = report.spec as { distribution: { version: string }; reconcilers: { kind: string; stats: { running: number; failing: number; suspended: number } }[] };
+      const spec = report.spec as {
+        distribution: { version: string };
+        reconcilers: { kind: string; stats: { running: number; failing: number; suspended: number } }[];
+      };
       versions.add(spec.distribution.version);
       for (const r of spec.reconcilers) {
         const total = r.stats.running + r.stats.failing + r.stats.suspended;
@@ -267,11 +302,21 @@ describe("fleet model", () => {
     expect(model.conditionsAt(upgraded, at(0)).gitVersion).toMatch(/^v1\.34\./);
     expect(model.conditionsAt(upgraded, at(TIMELINE.controlPlaneUpgradeEnd)).gitVersion).toMatch(/^v1\.35\./);
     const kubelets = (rel: number) =>
-      new Set(model.objectsAt(upgraded, at(rel), runtime).filter((o) => o.kind === "Node").map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion.slice(0, 5)));
+      new Set(
+        model
+          .objectsAt(upgraded, at(rel), runtime)
+          .filter((o) => o.kind === "Node")
+          .map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion.slice(0, 5)),
+      );
     expect(kubelets(0)).toEqual(new Set(["v1.34"]));
     expect(kubelets(TIMELINE.nodeGroupUpgradeEnd)).toEqual(new Set(["v1.35"]));
     const skew = model.facts.nodeGroupSkew!.cluster;
-    const skewKubelets = new Set(model.objectsAt(skew, at(0), runtime).filter((o) => o.kind === "Node").map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion.slice(0, 5)));
+    const skewKubelets = new Set(
+      model
+        .objectsAt(skew, at(0), runtime)
+        .filter((o) => o.kind === "Node")
+        .map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion.slice(0, 5)),
+    );
     expect(skewKubelets).toEqual(new Set(["v1.34", "v1.32"]));
   });
 });

@@ -7,9 +7,33 @@ import { hex, iso, unit } from "./random";
 
 /** Flux distributions seen in the fleet. v2.9.4's controller pins come from its manifests; older ones are approximate. */
 const DISTRIBUTIONS = [
-  { version: "v2.9.4", components: { "source-controller": "v1.9.4", "kustomize-controller": "v1.9.4", "helm-controller": "v1.6.3", "notification-controller": "v1.9.3" } },
-  { version: "v2.8.5", components: { "source-controller": "v1.8.4", "kustomize-controller": "v1.8.3", "helm-controller": "v1.5.3", "notification-controller": "v1.8.3" } },
-  { version: "v2.7.3", components: { "source-controller": "v1.7.4", "kustomize-controller": "v1.7.3", "helm-controller": "v1.4.3", "notification-controller": "v1.7.5" } },
+  {
+    version: "v2.9.4",
+    components: {
+      "source-controller": "v1.9.4",
+      "kustomize-controller": "v1.9.4",
+      "helm-controller": "v1.6.3",
+      "notification-controller": "v1.9.3",
+    },
+  },
+  {
+    version: "v2.8.5",
+    components: {
+      "source-controller": "v1.8.4",
+      "kustomize-controller": "v1.8.3",
+      "helm-controller": "v1.5.3",
+      "notification-controller": "v1.8.3",
+    },
+  },
+  {
+    version: "v2.7.3",
+    components: {
+      "source-controller": "v1.7.4",
+      "kustomize-controller": "v1.7.3",
+      "helm-controller": "v1.4.3",
+      "notification-controller": "v1.7.5",
+    },
+  },
 ] as const;
 
 /** Whether the Flux Operator runs on a cluster (the hub and about seven spokes in ten). */
@@ -46,13 +70,7 @@ interface Conditioned {
   status?: { conditions?: { type: string; status: string; message?: string }[] };
 }
 
-export function fluxReport(
-  id: ObjectIdentity,
-  cluster: string,
-  isHub: boolean,
-  objects: KubeObject[],
-  serverVersion: string,
-): KubeObject {
+export function fluxReport(id: ObjectIdentity, cluster: string, isHub: boolean, objects: KubeObject[], serverVersion: string): KubeObject {
   const distribution = DISTRIBUTIONS.find((d) => d.version === fluxDistributionOf(cluster, isHub))!;
   const stats = new Map<string, { running: number; failing: number; suspended: number }>();
   let nodes = 0;
@@ -85,7 +103,12 @@ export function fluxReport(
         ready: true,
         status: "Current Deployment is available. Replicas: 1",
       })),
-      distribution: { entitlement: "Issued by controlplane", managedBy: "flux-operator", status: "Installed", version: distribution.version },
+      distribution: {
+        entitlement: "Issued by controlplane",
+        managedBy: "flux-operator",
+        status: "Installed",
+        version: distribution.version,
+      },
       operator: { apiVersion: "fluxcd.controlplane.io/v1", platform, version: "v0.36.0" },
       reconcilers: RECONCILERS.filter(([, kind]) => stats.has(kind)).map(([apiVersion, kind]) => ({
         apiVersion,
@@ -106,7 +129,14 @@ export function fluxReport(
     },
     status: {
       conditions: [
-        { type: "Ready", status: "True", reason: "ReconciliationSucceeded", message: "Reporting finished in 52ms", lastTransitionTime: iso(id.createdAt + 3_600_000), observedGeneration: 1 },
+        {
+          type: "Ready",
+          status: "True",
+          reason: "ReconciliationSucceeded",
+          message: "Reporting finished in 52ms",
+          lastTransitionTime: iso(id.createdAt + 3_600_000),
+          observedGeneration: 1,
+        },
       ],
     },
   };

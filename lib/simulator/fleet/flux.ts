@@ -70,7 +70,9 @@ export const gitRevision = (branch: string, sha: string) => `${branch}@sha1:${sh
 
 /** time.RFC3339Nano as the flux CLI writes reconcile requests, e.g. 2026-11-21T19:02:11.482913004Z */
 export function rfc3339Nano(ms: number, label: string): string {
-  const nanos = String(Math.floor(unit(`nanos:${label}:${ms}`) * 1e9)).padStart(9, "0").replace(/0+$/, "");
+  const nanos = String(Math.floor(unit(`nanos:${label}:${ms}`) * 1e9))
+    .padStart(9, "0")
+    .replace(/0+$/, "");
   return `${iso(ms).slice(0, 19)}${nanos ? `.${nanos}` : ""}Z`;
 }
 
@@ -118,7 +120,9 @@ export function gitRepository(input: GitRepositoryInput): KubeObject {
     conditions.push(condition("Ready", "False", f.reason, f.message, f.since, gen));
     conditions.push(condition("FetchFailed", "True", f.reason, f.message, f.since, gen));
     if (artifact) {
-      conditions.push(condition("ArtifactInStorage", "True", "Succeeded", `stored artifact for revision '${input.revision}'`, input.fetchedAt, gen));
+      conditions.push(
+        condition("ArtifactInStorage", "True", "Succeeded", `stored artifact for revision '${input.revision}'`, input.fetchedAt, gen),
+      );
     }
   } else {
     const msg = `stored artifact for revision '${input.revision}'`;

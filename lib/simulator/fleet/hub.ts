@@ -132,7 +132,16 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
   const out: KubeObject[] = [];
   const events: KubeObject[] = [];
 
-  for (const ns of ["default", "kube-system", "kube-public", "kube-node-lease", FLUX_NS, "crossplane-system", LABEL_SECRETS_NAMESPACE, "monitoring"]) {
+  for (const ns of [
+    "default",
+    "kube-system",
+    "kube-public",
+    "kube-node-lease",
+    FLUX_NS,
+    "crossplane-system",
+    LABEL_SECRETS_NAMESPACE,
+    "monitoring",
+  ]) {
     out.push({
       apiVersion: "v1",
       kind: "Namespace",
@@ -152,19 +161,53 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
   const infraRev = gitRevision("main", hex(`${seed}:fleet-infra:hub`, 40));
   const fetchedAt = epoch - 3 * HOUR - 4 * MINUTE;
   out.push(
-    gitRepository({ id, name: "flux-system", url: `${GIT_ORG}/fleet-infra`, branch: "main", interval: "1m0s", revision: infraRev, fetchedAt, labels: appliedBy("flux-system") }),
+    gitRepository({
+      id,
+      name: "flux-system",
+      url: `${GIT_ORG}/fleet-infra`,
+      branch: "main",
+      interval: "1m0s",
+      revision: infraRev,
+      fetchedAt,
+      labels: appliedBy("flux-system"),
+    }),
   );
   out.push(
-    helmRepository({ id, name: "crossplane-stable", url: "https://charts.crossplane.io/stable", interval: "24h0m0s", fetchedAt: epoch - 7 * HOUR, labels: appliedBy("crossplane") }),
+    helmRepository({
+      id,
+      name: "crossplane-stable",
+      url: "https://charts.crossplane.io/stable",
+      interval: "24h0m0s",
+      fetchedAt: epoch - 7 * HOUR,
+      labels: appliedBy("crossplane"),
+    }),
   );
   out.push(
-    helmRepository({ id, name: "prometheus-community", url: "https://prometheus-community.github.io/helm-charts", interval: "24h0m0s", fetchedAt: epoch - 5 * HOUR, labels: appliedBy("crossplane") }),
+    helmRepository({
+      id,
+      name: "prometheus-community",
+      url: "https://prometheus-community.github.io/helm-charts",
+      interval: "24h0m0s",
+      fetchedAt: epoch - 5 * HOUR,
+      labels: appliedBy("crossplane"),
+    }),
   );
   const hubHistory = (since: number, durationMs: number): KsHistoryEpisode[] => {
     const ticks = gridPointsIn(since, t, epoch, HUB_TICK);
-    return [{ revision: infraRev, status: "ReconciliationSucceeded", first: since, last: ticks > 0 ? lastGridPoint(t, epoch, HUB_TICK) : since, total: 1 + ticks, durationMs }];
+    return [
+      {
+        revision: infraRev,
+        status: "ReconciliationSucceeded",
+        first: since,
+        last: ticks > 0 ? lastGridPoint(t, epoch, HUB_TICK) : since,
+        total: 1 + ticks,
+        durationMs,
+      },
+    ];
   };
-  const ready = (at: number, gen: number): Condition[] => [condition("Ready", "True", "ReconciliationSucceeded", `Applied revision: ${infraRev}`, at, gen)];
+  const ready = (at: number, gen: number): Condition[] => [
+    condition("Ready", "True", "ReconciliationSucceeded", `Applied revision: ${infraRev}`, at, gen),
+  ];
   const platform: [string, string, string[]][] = [
     ["flux-system", "./clusters/hub", []],
     ["crossplane", "./hub/crossplane", []],
@@ -191,7 +234,17 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
     );
   }
   out.push(
-    helmChart({ id, releaseNamespace: "crossplane-system", releaseName: "crossplane", chart: "crossplane", version: "2.3.4", repository: "crossplane-stable", interval: "12h0m0s", pulledAt: epoch - 12 * DAY, generation: 1 }),
+    helmChart({
+      id,
+      releaseNamespace: "crossplane-system",
+      releaseName: "crossplane",
+      chart: "crossplane",
+      version: "2.3.4",
+      repository: "crossplane-stable",
+      interval: "12h0m0s",
+      pulledAt: epoch - 12 * DAY,
+      generation: 1,
+    }),
   );
   const xpMsg = "Helm upgrade succeeded for release crossplane-system/crossplane.v6 with chart crossplane@2.3.4";
   out.push(
@@ -205,10 +258,31 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
       interval: "30m0s",
       generation: 6,
       labels: appliedBy("crossplane"),
-      conditions: [condition("Ready", "True", "UpgradeSucceeded", xpMsg, epoch - 12 * DAY, 6), condition("Released", "True", "UpgradeSucceeded", xpMsg, epoch - 12 * DAY, 6)],
+      conditions: [
+        condition("Ready", "True", "UpgradeSucceeded", xpMsg, epoch - 12 * DAY, 6),
+        condition("Released", "True", "UpgradeSucceeded", xpMsg, epoch - 12 * DAY, 6),
+      ],
       history: [
-        { version: 6, status: "deployed", chartName: "crossplane", chartVersion: "2.3.4", appVersion: "2.3.4", firstDeployed: epoch - 12 * DAY, lastDeployed: epoch - 12 * DAY, action: "upgrade" },
-        { version: 5, status: "superseded", chartName: "crossplane", chartVersion: "2.3.2", appVersion: "2.3.2", firstDeployed: epoch - 40 * DAY, lastDeployed: epoch - 40 * DAY, action: "upgrade" },
+        {
+          version: 6,
+          status: "deployed",
+          chartName: "crossplane",
+          chartVersion: "2.3.4",
+          appVersion: "2.3.4",
+          firstDeployed: epoch - 12 * DAY,
+          lastDeployed: epoch - 12 * DAY,
+          action: "upgrade",
+        },
+        {
+          version: 5,
+          status: "superseded",
+          chartName: "crossplane",
+          chartVersion: "2.3.2",
+          appVersion: "2.3.2",
+          firstDeployed: epoch - 40 * DAY,
+          lastDeployed: epoch - 40 * DAY,
+          action: "upgrade",
+        },
       ],
       lastAttemptedRevision: "2.3.4",
       lastAttemptedReleaseAction: "upgrade",
@@ -240,14 +314,21 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
     const ref = connectionSecretOf(spec)!;
 
     if (spec.provisioning === "classic") {
-      const mr = classicCluster(id, spec, spec.name, cp, rel, epoch, spokeCreated, endpoint, caData, { namespace: ref.namespace, name: ref.name });
+      const mr = classicCluster(id, spec, spec.name, cp, rel, epoch, spokeCreated, endpoint, caData, {
+        namespace: ref.namespace,
+        name: ref.name,
+      });
       out.push(mr);
-      out.push(connectionSecret(id, ref, mr, { endpoint, kubeconfig, clusterCA: Buffer.from(caData, "base64").toString("utf8") }, signedAt));
+      out.push(
+        connectionSecret(id, ref, mr, { endpoint, kubeconfig, clusterCA: Buffer.from(caData, "base64").toString("utf8") }, signedAt),
+      );
     } else if (spec.provisioning === "clusterauth") {
       out.push(upboundCluster(id, spec, cp, rel, epoch, spokeCreated, endpoint));
       const auth = clusterAuth(id, spec, epoch, signedAt, ref);
       out.push(auth);
-      out.push(connectionSecret(id, ref, auth, { endpoint, kubeconfig, clusterCA: Buffer.from(caData, "base64").toString("utf8") }, signedAt));
+      out.push(
+        connectionSecret(id, ref, auth, { endpoint, kubeconfig, clusterCA: Buffer.from(caData, "base64").toString("utf8") }, signedAt),
+      );
     } else if (spec.provisioning === "composite") {
       const suffix = podSuffix(`${seed}:xr:${spec.name}`, 5);
       const mrName = `${spec.name}-${suffix}`;
@@ -352,7 +433,13 @@ function provisioningClusters(id: ObjectIdentity, epoch: number): KubeObject[] {
         atProvider: {},
         conditions: [
           { type: "Ready", status: "False", reason: "Creating", lastTransitionTime: iso(epoch + failing.since + 3 * SECOND) },
-          { type: "Synced", status: "False", reason: "ReconcileError", message: failMessage, lastTransitionTime: iso(epoch + failing.since + 9 * SECOND) },
+          {
+            type: "Synced",
+            status: "False",
+            reason: "ReconcileError",
+            message: failMessage,
+            lastTransitionTime: iso(epoch + failing.since + 9 * SECOND),
+          },
         ],
       },
     },
@@ -381,9 +468,7 @@ function clustersInventory(spokes: SpokeSpec[]) {
 }
 
 function crossplaneConditions(readyStatus: "True" | "False", readyReason: string, at: number, synced?: { message: string; at: number }) {
-  const conditions: Record<string, unknown>[] = [
-    { type: "Ready", status: readyStatus, reason: readyReason, lastTransitionTime: iso(at) },
-  ];
+  const conditions: Record<string, unknown>[] = [{ type: "Ready", status: readyStatus, reason: readyReason, lastTransitionTime: iso(at) }];
   conditions.push(
     synced
       ? { type: "Synced", status: "False", reason: "ReconcileError", message: synced.message, lastTransitionTime: iso(synced.at) }
@@ -422,7 +507,14 @@ function classicCluster(
   });
   if (compositeOwner) {
     metadata.ownerReferences = [
-      { apiVersion: COMPOSITE_API, kind: "EKSCluster", name: compositeOwner, uid: objectUid(id, "EKSCluster", undefined, compositeOwner), controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: COMPOSITE_API,
+        kind: "EKSCluster",
+        name: compositeOwner,
+        uid: objectUid(id, "EKSCluster", undefined, compositeOwner),
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ];
   }
   return {
@@ -457,7 +549,11 @@ function classicCluster(
         status: cp.status,
         version: cp.version,
       },
-      conditions: crossplaneConditions("True", "Available", upgrading ? epoch + TIMELINE.controlPlaneUpgradeStart : createdAt + 11 * MINUTE),
+      conditions: crossplaneConditions(
+        "True",
+        "Available",
+        upgrading ? epoch + TIMELINE.controlPlaneUpgradeStart : createdAt + 11 * MINUTE,
+      ),
     },
   };
 }
@@ -495,7 +591,13 @@ function upboundCluster(
         region: spec.region,
         version: upgrading ? nextVersion(spec.version) : cp.version,
         roleArn: `arn:aws:iam::${spec.accountId}:role/eks-cluster-${spec.name}`,
-        vpcConfig: [{ endpointPrivateAccess: true, endpointPublicAccess: true, subnetIds: [0, 1, 2].map((i) => `subnet-0${hex(`subnet:${spec.name}:${i}`, 16)}`) }],
+        vpcConfig: [
+          {
+            endpointPrivateAccess: true,
+            endpointPublicAccess: true,
+            subnetIds: [0, 1, 2].map((i) => `subnet-0${hex(`subnet:${spec.name}:${i}`, 16)}`),
+          },
+        ],
         accessConfig: [{ authenticationMode: "API_AND_CONFIG_MAP", bootstrapClusterCreatorAdminPermissions: true }],
         tags: { environment: spec.env, team: spec.team, "managed-by": "crossplane" },
       },
@@ -513,7 +615,11 @@ function upboundCluster(
         status: cp.status,
         version: cp.version,
       },
-      conditions: crossplaneConditions("True", "Available", upgrading ? epoch + TIMELINE.controlPlaneUpgradeStart : createdAt + 12 * MINUTE),
+      conditions: crossplaneConditions(
+        "True",
+        "Available",
+        upgrading ? epoch + TIMELINE.controlPlaneUpgradeStart : createdAt + 12 * MINUTE,
+      ),
     },
   };
 }
@@ -650,7 +756,11 @@ function crossplaneDefinitions(id: ObjectIdentity): KubeObject[] {
               resources: [
                 {
                   name: "eks-cluster",
-                  base: { apiVersion: CLASSIC_API, kind: "Cluster", spec: { writeConnectionSecretToRef: { namespace: "crossplane-system" } } },
+                  base: {
+                    apiVersion: CLASSIC_API,
+                    kind: "Cluster",
+                    spec: { writeConnectionSecretToRef: { namespace: "crossplane-system" } },
+                  },
                   connectionDetails: [
                     { name: "cluster-ca", type: "FromConnectionSecretKey", fromConnectionSecretKey: "clusterCA" },
                     { name: "apiserver-endpoint", type: "FromConnectionSecretKey", fromConnectionSecretKey: "endpoint" },
@@ -699,19 +809,40 @@ function bootstrapKustomization(
   const readyAt = spec.roles.includes("unreachable") && rel >= failingUntil ? epoch + failingUntil : appliedAt;
   const conditions = failure
     ? [
-        condition("Reconciling", "True", "ProgressingWithRetry", `Detecting drift for revision ${infraRev} with a timeout of 5m0s`, failure.since, 1),
+        condition(
+          "Reconciling",
+          "True",
+          "ProgressingWithRetry",
+          `Detecting drift for revision ${infraRev} with a timeout of 5m0s`,
+          failure.since,
+          1,
+        ),
         condition("Ready", "False", "ReconciliationFailed", failure.message, failure.since, 1),
       ]
     : [condition("Ready", "True", "ReconciliationSucceeded", `Applied revision: ${infraRev}`, readyAt, 1)];
   const ticks = gridPointsIn(appliedAt, failure ? failure.since : t, epoch, HUB_TICK);
   const history: KsHistoryEpisode[] = [
-    { revision: infraRev, status: "ReconciliationSucceeded", first: appliedAt, last: ticks > 0 ? lastGridPoint(failure ? failure.since : t, epoch, HUB_TICK) : appliedAt, total: 1 + ticks, durationMs: 2_400 },
+    {
+      revision: infraRev,
+      status: "ReconciliationSucceeded",
+      first: appliedAt,
+      last: ticks > 0 ? lastGridPoint(failure ? failure.since : t, epoch, HUB_TICK) : appliedAt,
+      total: 1 + ticks,
+      durationMs: 2_400,
+    },
   ];
   if (failure) {
     // Retries are recorded on the hub's reconcile grid, so the hub changes only on it.
     const fticks = gridPointsIn(failure.since, t, epoch, HUB_TICK);
     const last = fticks > 0 ? lastGridPoint(t, epoch, HUB_TICK) : failure.since;
-    history.unshift({ revision: infraRev, status: "ReconciliationFailed", first: failure.since, last, total: 1 + fticks, durationMs: 32_000 });
+    history.unshift({
+      revision: infraRev,
+      status: "ReconciliationFailed",
+      first: failure.since,
+      last,
+      total: 1 + fticks,
+      durationMs: 32_000,
+    });
   }
   const ks = kustomization({
     id,
@@ -762,7 +893,17 @@ function monitoringAgent(id: ObjectIdentity, spec: SpokeSpec, ref: SecretRef, ep
   const at = epoch - Math.floor((3 + unit(`agent:${spec.name}`) * 30) * DAY);
   const msg = `Helm upgrade succeeded for release monitoring/prometheus-agent.v3 with chart prometheus@27.45.0`;
   return [
-    helmChart({ id, releaseNamespace: FLUX_NS, releaseName: name, chart: "prometheus", version: "27.45.0", repository: "prometheus-community", interval: "12h0m0s", pulledAt: at - 20 * SECOND, generation: 1 }),
+    helmChart({
+      id,
+      releaseNamespace: FLUX_NS,
+      releaseName: name,
+      chart: "prometheus",
+      version: "27.45.0",
+      repository: "prometheus-community",
+      interval: "12h0m0s",
+      pulledAt: at - 20 * SECOND,
+      generation: 1,
+    }),
     helmRelease({
       id,
       name,
@@ -774,12 +915,39 @@ function monitoringAgent(id: ObjectIdentity, spec: SpokeSpec, ref: SecretRef, ep
       generation: 2,
       targetNamespace: "monitoring",
       kubeConfigSecret: ref.key === "value" ? { name: ref.name } : { name: ref.name, key: ref.key },
-      values: { server: { remoteWrite: [{ url: `https://aps-workspaces.${spec.region}.amazonaws.com/workspaces/ws-${hex(`amp:${spec.name}`, 8)}/api/v1/remote_write` }] } },
+      values: {
+        server: {
+          remoteWrite: [
+            { url: `https://aps-workspaces.${spec.region}.amazonaws.com/workspaces/ws-${hex(`amp:${spec.name}`, 8)}/api/v1/remote_write` },
+          ],
+        },
+      },
       labels: { ...appliedBy("clusters"), "crows-nest.io/cluster": spec.name },
-      conditions: [condition("Ready", "True", "UpgradeSucceeded", msg, at, 2), condition("Released", "True", "UpgradeSucceeded", msg, at, 2)],
+      conditions: [
+        condition("Ready", "True", "UpgradeSucceeded", msg, at, 2),
+        condition("Released", "True", "UpgradeSucceeded", msg, at, 2),
+      ],
       history: [
-        { version: 3, status: "deployed", chartName: "prometheus", chartVersion: "27.45.0", appVersion: "v3.7.3", firstDeployed: at, lastDeployed: at, action: "upgrade" },
-        { version: 2, status: "superseded", chartName: "prometheus", chartVersion: "27.40.1", appVersion: "v3.7.1", firstDeployed: at - 9 * DAY, lastDeployed: at - 9 * DAY, action: "upgrade" },
+        {
+          version: 3,
+          status: "deployed",
+          chartName: "prometheus",
+          chartVersion: "27.45.0",
+          appVersion: "v3.7.3",
+          firstDeployed: at,
+          lastDeployed: at,
+          action: "upgrade",
+        },
+        {
+          version: 2,
+          status: "superseded",
+          chartName: "prometheus",
+          chartVersion: "27.40.1",
+          appVersion: "v3.7.1",
+          firstDeployed: at - 9 * DAY,
+          lastDeployed: at - 9 * DAY,
+          action: "upgrade",
+        },
       ],
       lastAttemptedRevision: "27.45.0",
       lastAttemptedReleaseAction: "upgrade",

@@ -6,16 +6,7 @@ import { HUB_ACCOUNT_ID } from "../aws/identities";
 import { fluxReport, hasFluxOperator } from "./flux-report";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
-import {
-  DAY,
-  HOUR,
-  MINUTE,
-  SECOND,
-  TIMELINE,
-  gridPointsIn,
-  helmAttempt,
-  tickPhase,
-} from "./timeline";
+import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, helmAttempt, tickPhase } from "./timeline";
 import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
 import { controlPlaneAt, gitVersionOf } from "./versions";
 
@@ -124,7 +115,12 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     }
     if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
     if (spec.roles.includes("scheduled-upgrade")) {
-      times.push(TIMELINE.controlPlaneUpgradeStart, TIMELINE.controlPlaneUpgradeEnd, TIMELINE.nodeGroupUpgradeStart, TIMELINE.nodeGroupUpgradeEnd);
+      times.push(
+        TIMELINE.controlPlaneUpgradeStart,
+        TIMELINE.controlPlaneUpgradeEnd,
+        TIMELINE.nodeGroupUpgradeStart,
+        TIMELINE.nodeGroupUpgradeEnd,
+      );
     }
     times.sort((a, b) => a - b);
     eventTimes.set(spec.name, times);
@@ -174,7 +170,9 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       if (!plan) return [];
       const objects = spokeObjects({ plan, t });
       if (hasFluxOperator(cluster, false)) {
-        objects.push(fluxReport({ seed, cluster, createdAt: plan.createdAt }, cluster, false, objects, controlPlaneAt(plan.spec, t - e).gitVersion));
+        objects.push(
+          fluxReport({ seed, cluster, createdAt: plan.createdAt }, cluster, false, objects, controlPlaneAt(plan.spec, t - e).gitVersion),
+        );
       }
       return objects;
     },
@@ -200,23 +198,38 @@ function scenarioFacts(spokes: SpokeSpec[]): ScenarioFacts {
   const at = (i: number) => spokes[i]?.name;
   const facts: ScenarioFacts = {
     reference: at(ROLE_INDEX.reference),
-    badCommit: { kustomization: "apps", namespace: "flux-system", clusters: spokes.filter((s) => s.roles.includes("bad-commit")).map((s) => s.name) },
+    badCommit: {
+      kustomization: "apps",
+      namespace: "flux-system",
+      clusters: spokes.filter((s) => s.roles.includes("bad-commit")).map((s) => s.name),
+    },
     labelOnly: spokes.filter((s) => s.provisioning === "label").map((s) => s.name),
     eksOnly: spokes.filter((s) => s.provisioning === "eks-only").map((s) => s.name),
     crossplaneOnly: spokes.filter((s) => !s.hubFluxRef && s.provisioning !== "label" && s.provisioning !== "eks-only").map((s) => s.name),
   };
   if (at(ROLE_INDEX.helmUpgradeStall)) {
-    facts.helmUpgradeStall = { cluster: at(ROLE_INDEX.helmUpgradeStall)!, namespace: "monitoring", name: "kube-prometheus-stack", from: "77.14.0", to: "79.5.0" };
+    facts.helmUpgradeStall = {
+      cluster: at(ROLE_INDEX.helmUpgradeStall)!,
+      namespace: "monitoring",
+      name: "kube-prometheus-stack",
+      from: "77.14.0",
+      to: "79.5.0",
+    };
   }
   if (at(ROLE_INDEX.dependencyChain)) {
-    facts.dependencyChain = { cluster: at(ROLE_INDEX.dependencyChain)!, root: "flux-system/infra-controllers", followers: ["flux-system/infra-configs", "flux-system/apps"] };
+    facts.dependencyChain = {
+      cluster: at(ROLE_INDEX.dependencyChain)!,
+      root: "flux-system/infra-controllers",
+      followers: ["flux-system/infra-configs", "flux-system/apps"],
+    };
   }
   if (at(ROLE_INDEX.suspended)) {
     facts.suspended = { cluster: at(ROLE_INDEX.suspended)!, kind: "HelmRelease", namespace: "podinfo", name: "podinfo" };
     facts.gitAuthFailure = { cluster: at(ROLE_INDEX.suspended)!, name: "flux-system/tenant-data" };
   }
   if (at(ROLE_INDEX.extendedSupport)) facts.extendedSupport = { cluster: at(ROLE_INDEX.extendedSupport)!, version: "1.31" };
-  if (at(ROLE_INDEX.nodeGroupSkew)) facts.nodeGroupSkew = { cluster: at(ROLE_INDEX.nodeGroupSkew)!, controlPlane: "1.34", nodegroup: "batch", nodegroupVersion: "1.32" };
+  if (at(ROLE_INDEX.nodeGroupSkew))
+    facts.nodeGroupSkew = { cluster: at(ROLE_INDEX.nodeGroupSkew)!, controlPlane: "1.34", nodegroup: "batch", nodegroupVersion: "1.32" };
   if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, from: "1.34", to: "1.35" };
   if (at(ROLE_INDEX.unreachable)) facts.unreachable = { cluster: at(ROLE_INDEX.unreachable)! };
   if (at(ROLE_INDEX.expiredToken)) facts.expiredToken = { cluster: at(ROLE_INDEX.expiredToken)! };

@@ -213,7 +213,8 @@ function controllersInventory(plan: SpokePlan) {
   for (const repo of plan.helmRepositories) entries.push(inv(FLUX_NS, repo, "source.toolkit.fluxcd.io", "HelmRepository", "v1"));
   for (const { addon } of plan.addons) {
     entries.push(inv("", addon.namespace, "", "Namespace", "v1"));
-    if (addon.source.kind === "OCIRepository") entries.push(inv(FLUX_NS, addon.source.name, "source.toolkit.fluxcd.io", "OCIRepository", "v1"));
+    if (addon.source.kind === "OCIRepository")
+      entries.push(inv(FLUX_NS, addon.source.name, "source.toolkit.fluxcd.io", "OCIRepository", "v1"));
     entries.push(inv(addon.namespace, addon.name, "helm.toolkit.fluxcd.io", "HelmRelease", "v2"));
   }
   // Drop namespace duplicates (several add-ons share kube-system).
@@ -381,14 +382,28 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
       sourceRef: { kind: "GitRepository", name: "flux-system" },
       generation: controllersGen,
       conditions: [
-        condition("Reconciling", "True", "ProgressingWithRetry", `Building manifests for revision ${currentInfraRev} with a timeout of 5m0s`, failedAt, controllersGen),
+        condition(
+          "Reconciling",
+          "True",
+          "ProgressingWithRetry",
+          `Building manifests for revision ${currentInfraRev} with a timeout of 5m0s`,
+          failedAt,
+          controllersGen,
+        ),
         condition("Ready", "False", "BuildFailed", message, failedAt, controllersGen),
       ],
       lastAppliedRevision: infraRev,
       lastAttemptedRevision: currentInfraRev,
       inventory: controllersInventory(plan),
       history: [
-        { revision: currentInfraRev, status: "BuildFailed", first: failedAt, last: attemptTick > failedAt ? attemptTick : failedAt, total: attempts, durationMs: 310 + Math.floor(unit(`bd:${cluster}`) * 200) },
+        {
+          revision: currentInfraRev,
+          status: "BuildFailed",
+          first: failedAt,
+          last: attemptTick > failedAt ? attemptTick : failedAt,
+          total: attempts,
+          durationMs: 310 + Math.floor(unit(`bd:${cluster}`) * 200),
+        },
         steadyHistory(infraRev, infraFetched, failedAt, phase + epoch, 38_000),
       ],
       labels: fluxLabels,
@@ -578,11 +593,26 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
   return out.concat(events);
 }
 
-function appKsHistory(plan: SpokePlan, arrivals: Arrival[], appsIndex: number, t: number, phase: number, depChain: boolean): KsHistoryEpisode[] {
+function appKsHistory(
+  plan: SpokePlan,
+  arrivals: Arrival[],
+  appsIndex: number,
+  t: number,
+  phase: number,
+  depChain: boolean,
+): KsHistoryEpisode[] {
   const { epoch } = plan;
   if (depChain) {
     const base = arrivals[0];
-    return [steadyHistory(appsRevision(plan.seed, "base"), epoch + base.arrive + 3 * SECOND, epoch - TIMELINE.dependencyRootFailingFor, phase + epoch, 3_100)];
+    return [
+      steadyHistory(
+        appsRevision(plan.seed, "base"),
+        epoch + base.arrive + 3 * SECOND,
+        epoch - TIMELINE.dependencyRootFailingFor,
+        phase + epoch,
+        3_100,
+      ),
+    ];
   }
   const episodes: KsHistoryEpisode[] = [];
   for (let i = 0; i <= appsIndex; i++) {
@@ -659,7 +689,14 @@ function appsKustomization(
       if (failAt <= end && failAt <= t) {
         const retries = Math.floor((Math.min(end, t) - failAt) / APPS_RETRY_PERIOD);
         const last = failAt + retries * APPS_RETRY_PERIOD;
-        episodes.push({ revision: rev, status: "HealthCheckFailed", first: failAt, last, total: 1 + retries, durationMs: timeoutMs + healthJitter + 900 });
+        episodes.push({
+          revision: rev,
+          status: "HealthCheckFailed",
+          first: failAt,
+          last,
+          total: 1 + retries,
+          durationMs: timeoutMs + healthJitter + 900,
+        });
         failures.push({ first: failAt, last, count: 1 + retries, revision: rev });
         if (i === appsIndex) {
           state = "failed";
@@ -703,7 +740,14 @@ function appsKustomization(
     ];
   } else {
     conditions = [
-      condition("Reconciling", "True", "ProgressingWithRetry", `Running health checks for revision ${current} with a timeout of 2m0s`, stateSince, gen),
+      condition(
+        "Reconciling",
+        "True",
+        "ProgressingWithRetry",
+        `Running health checks for revision ${current} with a timeout of 2m0s`,
+        stateSince,
+        gen,
+      ),
       condition("Ready", "False", "HealthCheckFailed", failMessage, stateSince, gen),
       condition("Healthy", "False", "HealthCheckFailed", failMessage, stateSince, gen),
     ];
@@ -755,7 +799,11 @@ export function appsChangeTimes(cluster: string, affected: boolean): number[] {
     times.push(a.arrive, a.arrive + 3 * SECOND, a.arrive + 30 * SECOND, a.arrive + TIMELINE.appsHealthPass);
     if (!affected || !a.broken) return;
     const end = i + 1 < arrivals.length ? arrivals[i + 1].arrive : Number.POSITIVE_INFINITY;
-    for (let at = a.arrive + TIMELINE.appsHealthTimeout + healthJitterOf(cluster); at <= end && at < a.arrive + DAY; at += APPS_RETRY_PERIOD) {
+    for (
+      let at = a.arrive + TIMELINE.appsHealthTimeout + healthJitterOf(cluster);
+      at <= end && at < a.arrive + DAY;
+      at += APPS_RETRY_PERIOD
+    ) {
       times.push(at);
       lastFailure = at;
     }
@@ -899,7 +947,14 @@ function addonObjects(plan: SpokePlan, choice: AddonChoice, t: number, events: K
       ];
     } else if (failures > 0) {
       conditions = [
-        condition("Reconciling", "True", "ProgressingWithRetry", `retrying after ${goDuration(TIMELINE.helmRetryBackoff)}`, epoch + lastFail, gen),
+        condition(
+          "Reconciling",
+          "True",
+          "ProgressingWithRetry",
+          `retrying after ${goDuration(TIMELINE.helmRetryBackoff)}`,
+          epoch + lastFail,
+          gen,
+        ),
         condition("Ready", "False", "UpgradeFailed", failMessage, epoch + lastFail, gen),
         condition("Released", "False", "UpgradeFailed", failMessage, epoch + lastFail, gen),
       ];
@@ -1062,16 +1117,48 @@ function nodeObject(
       allocatable: { cpu: "1930m", "ephemeral-storage": "76224326324", memory: "7220940Ki", pods: "58" },
       capacity: { cpu: "2", "ephemeral-storage": "83873772Ki", memory: "7910092Ki", pods: "58" },
       conditions: [
-        { type: "MemoryPressure", status: "False", reason: "KubeletHasSufficientMemory", message: "kubelet has sufficient memory available", lastHeartbeatTime: iso(created), lastTransitionTime: iso(created) },
-        { type: "DiskPressure", status: "False", reason: "KubeletHasNoDiskPressure", message: "kubelet has no disk pressure", lastHeartbeatTime: iso(created), lastTransitionTime: iso(created) },
-        { type: "PIDPressure", status: "False", reason: "KubeletHasSufficientPID", message: "kubelet has sufficient PID available", lastHeartbeatTime: iso(created), lastTransitionTime: iso(created) },
-        { type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status", lastHeartbeatTime: iso(created), lastTransitionTime: iso(created + 40 * SECOND) },
+        {
+          type: "MemoryPressure",
+          status: "False",
+          reason: "KubeletHasSufficientMemory",
+          message: "kubelet has sufficient memory available",
+          lastHeartbeatTime: iso(created),
+          lastTransitionTime: iso(created),
+        },
+        {
+          type: "DiskPressure",
+          status: "False",
+          reason: "KubeletHasNoDiskPressure",
+          message: "kubelet has no disk pressure",
+          lastHeartbeatTime: iso(created),
+          lastTransitionTime: iso(created),
+        },
+        {
+          type: "PIDPressure",
+          status: "False",
+          reason: "KubeletHasSufficientPID",
+          message: "kubelet has sufficient PID available",
+          lastHeartbeatTime: iso(created),
+          lastTransitionTime: iso(created),
+        },
+        {
+          type: "Ready",
+          status: "True",
+          reason: "KubeletReady",
+          message: "kubelet is posting ready status",
+          lastHeartbeatTime: iso(created),
+          lastTransitionTime: iso(created + 40 * SECOND),
+        },
       ],
       nodeInfo: {
         architecture: ng.arch,
         bootID: uuidLike(`${id.seed}:boot:${name}`),
         containerRuntimeVersion: "containerd://1.7.27",
-        kernelVersion: ng.amiType.startsWith("AL2_") ? "5.10.245-241.976.amzn2.x86_64" : ng.amiType.startsWith("BOTTLEROCKET") ? "6.1.155" : "6.12.46-66.121.amzn2023." + (ng.arch === "arm64" ? "aarch64" : "x86_64"),
+        kernelVersion: ng.amiType.startsWith("AL2_")
+          ? "5.10.245-241.976.amzn2.x86_64"
+          : ng.amiType.startsWith("BOTTLEROCKET")
+            ? "6.1.155"
+            : "6.12.46-66.121.amzn2023." + (ng.arch === "arm64" ? "aarch64" : "x86_64"),
         kubeProxyVersion: kubelet,
         kubeletVersion: kubelet,
         machineID: hex(`machine:${name}`, 32),
@@ -1087,4 +1174,3 @@ function uuidLike(label: string): string {
   const h = hex(label, 32);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
-

@@ -155,7 +155,11 @@ export function managedAddonsAt(spec: SpokeSpec, rel: number): ManagedAddonState
   return MANAGED_ADDONS.map((addon) => {
     // kube-proxy follows the node version, so a cluster mid-upgrade shows the skew.
     const minor =
-      addon.name === "kube-proxy" && spec.roles.includes("node-group-skew") ? previousMinor(cp.version) : addon.name === "kube-proxy" ? nodeMinor : cp.version;
+      addon.name === "kube-proxy" && spec.roles.includes("node-group-skew")
+        ? previousMinor(cp.version)
+        : addon.name === "kube-proxy"
+          ? nodeMinor
+          : cp.version;
     const versions = addon.versions[minor];
     const behind = unit(`addon:${spec.name}:${addon.name}`) < 0.35 ? 1 : 0;
     const version = versions[Math.min(behind, versions.length - 1)];

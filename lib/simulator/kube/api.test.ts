@@ -36,7 +36,11 @@ function kubeConfigFor(cluster: string, token: string): KubeConfig {
 }
 
 /** Raw HTTPS round trip, to compare bodies byte for byte. */
-function raw(cluster: string, path: string, init: { method?: string; token?: string; body?: string; contentType?: string; accept?: string } = {}) {
+function raw(
+  cluster: string,
+  path: string,
+  init: { method?: string; token?: string; body?: string; contentType?: string; accept?: string } = {},
+) {
   const info = sim.clusters.find((candidate) => candidate.name === cluster)!;
   const url = new URL(path, info.endpoint);
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
@@ -111,7 +115,9 @@ describe("simulated API server over HTTPS", () => {
     expect(kc.getCurrentContext()).toBe("hub");
     const version = await kc.makeApiClient(VersionApi).getCode();
     expect(version.gitVersion).toBe("v1.33.4-eks-3025e55");
-    const clusters = await kc.makeApiClient(CustomObjectsApi).listClusterCustomObject({ group: "eks.aws.crossplane.io", version: "v1beta1", plural: "clusters" });
+    const clusters = await kc
+      .makeApiClient(CustomObjectsApi)
+      .listClusterCustomObject({ group: "eks.aws.crossplane.io", version: "v1beta1", plural: "clusters" });
     expect(clusters.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(["spoke-1", "spoke-2"]);
   });
 
@@ -161,10 +167,18 @@ describe("simulated API server over HTTPS", () => {
   it("returns the recorded 401, 404 and 409 bodies byte for byte", async () => {
     const unauthorized = await raw("spoke-1", "/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations", { token: "bad" });
     expect([unauthorized.status, unauthorized.body]).toEqual([401, readFixture("15-bad-token-401").body]);
-    const missing = await raw("spoke-1", "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/does-not-exist", { token: sim.tokens.admin });
+    const missing = await raw("spoke-1", "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/does-not-exist", {
+      token: sim.tokens.admin,
+    });
     expect([missing.status, missing.body]).toEqual([404, readFixture("13-get-kustomization-404").body]);
 
-    const current = JSON.parse((await raw("spoke-1", "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/infrastructure", { token: sim.tokens.admin })).body);
+    const current = JSON.parse(
+      (
+        await raw("spoke-1", "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/infrastructure", {
+          token: sim.tokens.admin,
+        })
+      ).body,
+    );
     current.metadata.resourceVersion = "1";
     const conflict = await raw("spoke-1", "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations/infrastructure", {
       method: "PUT",
@@ -211,7 +225,11 @@ describe("simulated API server over HTTPS", () => {
     const body = JSON.parse(error.body as string);
     expect(shapeOf(body)).toEqual(shapeOf(JSON.parse(readFixture("36-schema-validation-422").body)));
     expect(body.details.causes).toEqual([
-      { reason: "FieldValueTypeInvalid", message: 'Invalid value: "string": spec.suspend in body must be of type boolean: "string"', field: "spec.suspend" },
+      {
+        reason: "FieldValueTypeInvalid",
+        message: 'Invalid value: "string": spec.suspend in body must be of type boolean: "string"',
+        field: "spec.suspend",
+      },
     ]);
   });
 
@@ -219,7 +237,12 @@ describe("simulated API server over HTTPS", () => {
     const api = kubeConfigFor("spoke-1", sim.tokens.admin).makeApiClient(CustomObjectsApi);
     const requestedAt = new Date().toISOString();
     const patched = await api.patchNamespacedCustomObject(
-      { ...KS, namespace: "flux-system", name: "infrastructure", body: { metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": requestedAt } } } },
+      {
+        ...KS,
+        namespace: "flux-system",
+        name: "infrastructure",
+        body: { metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": requestedAt } } },
+      },
       setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
     );
     const handled = await eventually(
@@ -252,9 +275,17 @@ describe("simulated API server over HTTPS", () => {
       body: [{ op: "add", path: "/metadata/labels/owner", value: "payments" }],
     });
     const gold = await api.listClusterCustomObject({ ...KS, labelSelector: "tier=gold,owner notin (nobody)" });
-    expect(gold.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(
-      ["tenant-000", "tenant-003", "tenant-006", "tenant-009", "tenant-012", "tenant-015", "tenant-018", "tenant-021", "tenant-024"],
-    );
+    expect(gold.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual([
+      "tenant-000",
+      "tenant-003",
+      "tenant-006",
+      "tenant-009",
+      "tenant-012",
+      "tenant-015",
+      "tenant-018",
+      "tenant-021",
+      "tenant-024",
+    ]);
     const owned = await api.listNamespacedCustomObject({ ...KS, namespace: "tenants", labelSelector: "owner" });
     expect(owned.items.map((item: { metadata: { name: string } }) => item.metadata.name)).toEqual(["tenant-003"]);
   });
@@ -307,7 +338,10 @@ describe("simulated API server over HTTPS", () => {
       { ...KS, namespace: "flux-system", name: "apps", body: { metadata: { annotations: { note: "watched" } } } },
       setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
     );
-    await eventually(async () => seen, (events) => events.some((e) => e.type === "MODIFIED" && e.name === "apps") && events.some((e) => e.type === "BOOKMARK"));
+    await eventually(
+      async () => seen,
+      (events) => events.some((e) => e.type === "MODIFIED" && e.name === "apps") && events.some((e) => e.type === "BOOKMARK"),
+    );
     controller.abort();
     const modified = seen.find((event) => event.type === "MODIFIED")!;
     expect(Number(modified.rv)).toBeGreaterThan(Number(list.metadata.resourceVersion));
@@ -317,11 +351,19 @@ describe("simulated API server over HTTPS", () => {
       "/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/flux-system/kustomizations?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1",
       { token: sim.tokens.admin },
     );
-    const events = initial.body.trim().split("\n").map((line) => JSON.parse(line));
-    expect(events.slice(0, 2).map((event) => [event.type, event.object.metadata.name])).toEqual([["ADDED", "apps"], ["ADDED", "infrastructure"]]);
+    const events = initial.body
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.slice(0, 2).map((event) => [event.type, event.object.metadata.name])).toEqual([
+      ["ADDED", "apps"],
+      ["ADDED", "infrastructure"],
+    ]);
     expect(events[2]).toMatchObject({ type: "BOOKMARK", object: { metadata: { annotations: { "k8s.io/initial-events-end": "true" } } } });
 
-    const tooOld = await raw("spoke-2", "/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations?watch=1&resourceVersion=2", { token: sim.tokens.admin });
+    const tooOld = await raw("spoke-2", "/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations?watch=1&resourceVersion=2", {
+      token: sim.tokens.admin,
+    });
     expect(tooOld.status).toBe(200);
     const line = JSON.parse(tooOld.body.trim());
     const recorded = JSON.parse(readFixture("21b-watch-too-old-resourceversion").body);
@@ -331,7 +373,10 @@ describe("simulated API server over HTTPS", () => {
 
   it("injects faults and makes a cluster unreachable through the control API", async () => {
     const api = kubeConfigFor("spoke-1", sim.tokens.admin).makeApiClient(CustomObjectsApi);
-    await fetch(`${sim.controlUrl}/faults`, { method: "POST", body: JSON.stringify({ cluster: "spoke-1", throttleRate: 1, retryAfterSeconds: 3 }) });
+    await fetch(`${sim.controlUrl}/faults`, {
+      method: "POST",
+      body: JSON.stringify({ cluster: "spoke-1", throttleRate: 1, retryAfterSeconds: 3 }),
+    });
     const throttled = await raw("spoke-1", "/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations", { token: sim.tokens.admin });
     expect([throttled.status, throttled.headers["retry-after"], JSON.parse(throttled.body).reason]).toEqual([429, "3", "TooManyRequests"]);
 
@@ -371,7 +416,10 @@ describe("model-driven reachability", () => {
     const fleet = await startSimulator({
       outDir: dir,
       aws: false,
-      model: createTestFleet({ spokes: 1, unreachable: (cluster, t) => cluster === "spoke-1" && t - start >= 5 * 60_000 && t - start < 10 * 60_000 }),
+      model: createTestFleet({
+        spokes: 1,
+        unreachable: (cluster, t) => cluster === "spoke-1" && t - start >= 5 * 60_000 && t - start < 10 * 60_000,
+      }),
     });
     try {
       const api = (() => {

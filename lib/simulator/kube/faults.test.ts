@@ -19,7 +19,14 @@ describe("fault specs", () => {
 
   it("draws faults in proportion and repeats for the same seed", () => {
     const spec = { errorRate: 0.25, throttleRate: 0.25 };
-    const draw = (seed: number) => Array.from({ length: 4000 }, ((random) => () => decideFault(spec, random))(seededRandom(seed)));
+    const draw = (seed: number) =>
+      Array.from(
+        { length: 4000 },
+        (
+          (random) => () =>
+            decideFault(spec, random)
+        )(seededRandom(seed)),
+      );
     const decisions = draw(42);
     expect(decisions).toEqual(draw(42));
     const share = (kind: string) => decisions.filter((decision) => decision === kind).length / decisions.length;

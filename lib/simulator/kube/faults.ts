@@ -35,7 +35,10 @@ const KEYS: Record<string, keyof FaultSpec> = {
 /** Parses `latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable` (`=` also works). */
 export function parseFaultSpec(text: string): FaultSpec {
   const spec: FaultSpec = {};
-  for (const part of text.split(",").map((piece) => piece.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((piece) => piece.trim())
+    .filter(Boolean)) {
     const [rawKey, rawValue] = part.split(/[:=]/, 2);
     const key = KEYS[rawKey.trim().toLowerCase()];
     if (!key) throw new Error(`unknown fault "${rawKey}" (known: ${Object.keys(KEYS).join(", ")})`);

@@ -2,8 +2,7 @@
 import { badRequest, KubeError } from "./status";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-const isObject = (value: unknown): value is Record<string, Json> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, Json> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Applies a merge patch; returns a new value and never mutates its inputs. */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
@@ -54,7 +53,10 @@ interface Operation {
 function pointer(path: string): string[] {
   if (path === "") return [];
   if (!path.startsWith("/")) throw badRequest(`the server rejected our request due to an error in our request`);
-  return path.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return path
+    .slice(1)
+    .split("/")
+    .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 function resolveParent(document: unknown, tokens: string[], path: string): { parent: Record<string, unknown> | unknown[]; key: string } {

@@ -23,17 +23,28 @@ describe("label selectors", () => {
 });
 
 describe("field selectors", () => {
-  const event = { metadata: { name: "apps.1", namespace: "flux-system" }, involvedObject: { kind: "Kustomization", name: "apps" }, type: "Warning", source: { component: "kustomize-controller" } };
+  const event = {
+    metadata: { name: "apps.1", namespace: "flux-system" },
+    involvedObject: { kind: "Kustomization", name: "apps" },
+    type: "Warning",
+    source: { component: "kustomize-controller" },
+  };
   const fields = ["involvedObject.kind", "involvedObject.name", "type", "source"];
 
   it("matches event fields, equality and inequality", () => {
-    expect(matchesFields(parseFieldSelector("involvedObject.name=apps,involvedObject.kind=Kustomization", fields, false), event)).toBe(true);
+    expect(matchesFields(parseFieldSelector("involvedObject.name=apps,involvedObject.kind=Kustomization", fields, false), event)).toBe(
+      true,
+    );
     expect(matchesFields(parseFieldSelector("type!=Warning", fields, false), event)).toBe(false);
-    expect(matchesFields(parseFieldSelector("source=kustomize-controller,metadata.namespace=flux-system", fields, false), event)).toBe(true);
+    expect(matchesFields(parseFieldSelector("source=kustomize-controller,metadata.namespace=flux-system", fields, false), event)).toBe(
+      true,
+    );
   });
 
   it("answers unsupported fields like the apiserver does for core and custom kinds", () => {
     expect(() => parseFieldSelector("spec.foo=1", [], false)).toThrow("field label not supported: spec.foo");
-    expect(() => parseFieldSelector("spec.foo=1", [], true)).toThrow('"spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace"');
+    expect(() => parseFieldSelector("spec.foo=1", [], true)).toThrow(
+      '"spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    );
   });
 });

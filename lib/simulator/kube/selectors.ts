@@ -41,7 +41,10 @@ export function parseLabelSelector(selector: string | null | undefined): LabelSe
     const setMatch = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(part);
     if (setMatch) {
       checkKey(setMatch[1], selector);
-      const values = setMatch[3].split(",").map((value) => value.trim()).filter(Boolean);
+      const values = setMatch[3]
+        .split(",")
+        .map((value) => value.trim())
+        .filter(Boolean);
       values.forEach((value) => checkValue(value, selector));
       return { op: setMatch[2] as "in" | "notin", key: setMatch[1], values };
     }

@@ -292,13 +292,7 @@ export class KubeApiServer {
     return { type, name: rest[1], subresource: rest[2], watchPath };
   }
 
-  private async handleResource(
-    request: IncomingMessage,
-    response: ServerResponse,
-    url: URL,
-    target: ResourceRequest,
-    identity: Identity,
-  ) {
+  private async handleResource(request: IncomingMessage, response: ServerResponse, url: URL, target: ResourceRequest, identity: Identity) {
     const { type, namespace, name, subresource } = target;
     if (subresource !== undefined && !(subresource === "status" && type.hasStatus)) throw pathNotFound();
     const params = url.searchParams;
@@ -458,8 +452,18 @@ export class KubeApiServer {
       };
       if (type.shortNames) main.shortNames = type.shortNames;
       if (type.categories) main.categories = type.categories;
-      main.storageVersionHash = createHash("sha256").update(`${type.group}/${type.version}/${type.kind}`).digest().subarray(0, 8).toString("base64");
-      const status = { name: `${type.plural}/status`, singularName: "", namespaced: type.namespaced, kind: type.kind, verbs: ["get", "patch", "update"] };
+      main.storageVersionHash = createHash("sha256")
+        .update(`${type.group}/${type.version}/${type.kind}`)
+        .digest()
+        .subarray(0, 8)
+        .toString("base64");
+      const status = {
+        name: `${type.plural}/status`,
+        singularName: "",
+        namespaced: type.namespaced,
+        kind: type.kind,
+        verbs: ["get", "patch", "update"],
+      };
       return type.hasStatus ? [main, status] : [main];
     });
     return JSON.stringify({ kind: "APIResourceList", apiVersion: "v1", groupVersion: group ? `${group}/${version}` : version, resources });
@@ -498,7 +502,9 @@ function withName(fieldSelector: string | null, name: string | undefined): strin
 }
 
 function isMetadataOnly(patch: unknown): boolean {
-  return Boolean(patch) && typeof patch === "object" && !Array.isArray(patch) && Object.keys(patch as object).every((key) => key === "metadata");
+  return (
+    Boolean(patch) && typeof patch === "object" && !Array.isArray(patch) && Object.keys(patch as object).every((key) => key === "metadata")
+  );
 }
 
 function parseJson(body: string): unknown {

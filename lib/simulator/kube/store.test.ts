@@ -45,8 +45,16 @@ describe("ClusterStore sync", () => {
 
   it("keeps client patches across model re-syncs and bumps generation on spec edits", () => {
     const { store, type } = storeWith([ks("a")]);
-    store.write(type, "flux-system", "a", undefined, (current) =>
-      applyMergePatch(current, { metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": "t1" } }, spec: { suspend: true } }) as KubeObject,
+    store.write(
+      type,
+      "flux-system",
+      "a",
+      undefined,
+      (current) =>
+        applyMergePatch(current, {
+          metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": "t1" } },
+          spec: { suspend: true },
+        }) as KubeObject,
     );
     store.sync([ks("a", { status: { observedGeneration: 1, conditions: [{ type: "Ready", status: "False" }] } })], NOW);
     const object = store.get(type, "flux-system", "a").object;
@@ -59,7 +67,13 @@ describe("ClusterStore sync", () => {
   it("answers 409 for a stale resourceVersion and 422 for a non-boolean suspend", () => {
     const { store, type } = storeWith([ks("a")]);
     expect(() =>
-      store.write(type, "flux-system", "a", undefined, (current) => applyMergePatch(current, { metadata: { resourceVersion: "1" } }) as KubeObject),
+      store.write(
+        type,
+        "flux-system",
+        "a",
+        undefined,
+        (current) => applyMergePatch(current, { metadata: { resourceVersion: "1" } }) as KubeObject,
+      ),
     ).toThrow(expect.objectContaining({ code: 409, reason: "Conflict" }));
     expect(() =>
       store.write(type, "flux-system", "a", undefined, (current) => applyMergePatch(current, { spec: { suspend: "yes" } }) as KubeObject),
@@ -69,10 +83,22 @@ describe("ClusterStore sync", () => {
   it("ignores status on the main resource and only status on /status", () => {
     const { store, type } = storeWith([ks("a")]);
     const rv = store.resourceVersion;
-    const unchanged = store.write(type, "flux-system", "a", undefined, (current) => applyMergePatch(current, { status: { observedGeneration: 9 } }) as KubeObject);
+    const unchanged = store.write(
+      type,
+      "flux-system",
+      "a",
+      undefined,
+      (current) => applyMergePatch(current, { status: { observedGeneration: 9 } }) as KubeObject,
+    );
     expect(unchanged.changed).toBe(false);
     expect(store.resourceVersion).toBe(rv);
-    store.write(type, "flux-system", "a", "status", (current) => applyMergePatch(current, { status: { lastHandledReconcileAt: "x" }, spec: { suspend: true } }) as KubeObject);
+    store.write(
+      type,
+      "flux-system",
+      "a",
+      "status",
+      (current) => applyMergePatch(current, { status: { lastHandledReconcileAt: "x" }, spec: { suspend: true } }) as KubeObject,
+    );
     const object = store.get(type, "flux-system", "a").object;
     expect(object.status).toMatchObject({ lastHandledReconcileAt: "x" });
     expect(object.spec).not.toHaveProperty("suspend");
@@ -100,7 +126,10 @@ describe("ClusterStore lists", () => {
   it("expires continue tokens after a compaction with 410 and a fresh inconsistent token", () => {
     const { store, type } = storeWith(many);
     const first = store.list(type, { ...everything, limit: 2 });
-    store.sync(many.map((object) => ({ ...object, spec: { ...(object.spec as object), path: "./changed" } })), NOW);
+    store.sync(
+      many.map((object) => ({ ...object, spec: { ...(object.spec as object), path: "./changed" } })),
+      NOW,
+    );
     store.compact();
     let error: unknown;
     try {
@@ -111,7 +140,13 @@ describe("ClusterStore lists", () => {
     expect(error).toMatchObject({ code: 410, reason: "Expired" });
     const fresh = (error as { listMeta: { continue: string } }).listMeta.continue;
     expect(JSON.parse(Buffer.from(fresh, "base64url").toString())).toEqual({ v: "meta.k8s.io/v1", rv: -1, start: "flux-system/k1\u0000" });
-    expect(store.list(type, { ...everything, limit: 10, continueToken: fresh }).items.map((item) => item.name)).toEqual(["k2", "k3", "k4", "k5", "k6"]);
+    expect(store.list(type, { ...everything, limit: 10, continueToken: fresh }).items.map((item) => item.name)).toEqual([
+      "k2",
+      "k3",
+      "k4",
+      "k5",
+      "k6",
+    ]);
   });
 
   it("follows resourceVersion semantics: 0 ignores limit, Exact too old is 410, too large is 504", () => {
@@ -130,7 +165,10 @@ describe("ClusterStore lists", () => {
   it("rebuilds an Exact list at an older resourceVersion from the watch history", () => {
     const { store, type } = storeWith(many);
     const before = store.resourceVersion;
-    store.sync([...many.slice(1), ks("k9")].map((object) => (object.metadata.name === "k3" ? ks("k3", { spec: { interval: "1m" } }) : object)), NOW);
+    store.sync(
+      [...many.slice(1), ks("k9")].map((object) => (object.metadata.name === "k3" ? ks("k3", { spec: { interval: "1m" } }) : object)),
+      NOW,
+    );
     const then = store.list(type, { ...everything, resourceVersion: String(before), resourceVersionMatch: "Exact" });
     expect(then.resourceVersion).toBe(before);
     expect(then.items.map((item) => item.name)).toEqual(["k0", "k1", "k2", "k3", "k4", "k5", "k6"]);

@@ -130,7 +130,8 @@ function decodeContinue(token: string): { rv: number; start: string } {
   }
   try {
     const decoded = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
-    if (decoded?.v !== "meta.k8s.io/v1") throw new Error("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+    if (decoded?.v !== "meta.k8s.io/v1")
+      throw new Error("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
     if (typeof decoded.rv !== "number" || typeof decoded.start !== "string") throw new Error("continue key is not valid");
     return decoded;
   } catch (error) {
@@ -255,7 +256,13 @@ export class ClusterStore {
     return this.commit(entry, table, type, this.render(entry, base, ++this.rv), before);
   }
 
-  private commit(entry: Entry, table: ResourceTable, type: WatchEventType, version: ObjectVersion, before: ObjectVersion | undefined): WriteResult {
+  private commit(
+    entry: Entry,
+    table: ResourceTable,
+    type: WatchEventType,
+    version: ObjectVersion,
+    before: ObjectVersion | undefined,
+  ): WriteResult {
     entry.current = version;
     table.sorted = undefined;
     this.emit({ type, resource: resourceKey(entry.type), version, previous: before });
@@ -265,7 +272,12 @@ export class ClusterStore {
   private removeEntry(table: ResourceTable, entry: Entry) {
     table.entries.delete(entry.key);
     table.sorted = undefined;
-    this.emit({ type: "DELETED", resource: resourceKey(entry.type), version: withRevision(entry.current, ++this.rv), previous: entry.current });
+    this.emit({
+      type: "DELETED",
+      resource: resourceKey(entry.type),
+      version: withRevision(entry.current, ++this.rv),
+      previous: entry.current,
+    });
   }
 
   // --- model sync ------------------------------------------------------------------------------------
@@ -291,7 +303,13 @@ export class ClusterStore {
         if (this.refresh(entry, table, "MODIFIED", object).changed) changes++;
       } else {
         const created: Entry = {
-          type, key, fromModel: true, generationBump: 0, firstSeen: now, filledUid: false, filledCreationTimestamp: false,
+          type,
+          key,
+          fromModel: true,
+          generationBump: 0,
+          firstSeen: now,
+          filledUid: false,
+          filledCreationTimestamp: false,
           current: undefined as unknown as ObjectVersion,
         };
         table.entries.set(key, created);
@@ -334,7 +352,17 @@ export class ClusterStore {
         422,
         "Invalid",
         'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
-        { group: "meta.k8s.io", kind: "ListOptions", causes: [{ reason: "FieldValueForbidden", message: "Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided", field: "resourceVersionMatch" }] },
+        {
+          group: "meta.k8s.io",
+          kind: "ListOptions",
+          causes: [
+            {
+              reason: "FieldValueForbidden",
+              message: "Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided",
+              field: "resourceVersionMatch",
+            },
+          ],
+        },
       );
     }
     if (resourceVersionMatch && resourceVersionMatch !== "Exact" && resourceVersionMatch !== "NotOlderThan") {
@@ -490,7 +518,8 @@ export class ClusterStore {
   create(type: ResourceType, namespace: string | undefined, object: KubeObject, now: number): ObjectVersion {
     const name = object?.metadata?.name;
     const causes = validate(type, object);
-    if (!name) causes.unshift({ reason: "FieldValueRequired", message: "Required value: name or generateName is required", field: "metadata.name" });
+    if (!name)
+      causes.unshift({ reason: "FieldValueRequired", message: "Required value: name or generateName is required", field: "metadata.name" });
     if (causes.length) throw invalid(type, name ?? "", causes);
     const table = this.table(type);
     const key = objectKey(type.namespaced ? namespace : undefined, name);
@@ -502,8 +531,15 @@ export class ClusterStore {
       metadata: { ...metadata, ...(type.namespaced ? { namespace } : {}), generation: 1 },
     };
     const entry: Entry = {
-      type, key, baseJson: JSON.stringify(base), fromModel: false, generationBump: 0, firstSeen: now,
-      filledUid: false, filledCreationTimestamp: false, current: undefined as unknown as ObjectVersion,
+      type,
+      key,
+      baseJson: JSON.stringify(base),
+      fromModel: false,
+      generationBump: 0,
+      firstSeen: now,
+      filledUid: false,
+      filledCreationTimestamp: false,
+      current: undefined as unknown as ObjectVersion,
     };
     table.entries.set(key, entry);
     return this.refresh(entry, table, "ADDED", base).version;

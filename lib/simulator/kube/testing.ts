@@ -58,7 +58,13 @@ export function createTestFleet(options: TestFleetOptions = {}): FleetModel {
   const spokeObjects = (t: number): KubeObject[] => {
     const failing = Math.floor(t / MINUTE) % 2 === 0;
     const objects: KubeObject[] = [
-      { apiVersion: "v1", kind: "Namespace", metadata: { name: "flux-system", labels: { "kubernetes.io/metadata.name": "flux-system" } }, spec: { finalizers: ["kubernetes"] }, status: { phase: "Active" } },
+      {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name: "flux-system", labels: { "kubernetes.io/metadata.name": "flux-system" } },
+        spec: { finalizers: ["kubernetes"] },
+        status: { phase: "Active" },
+      },
       ...kustomizations.map((ks) => {
         if (ks.metadata.name !== "apps" || failing) return ks;
         const status = ks.status as { conditions: Record<string, unknown>[] };
@@ -66,7 +72,14 @@ export function createTestFleet(options: TestFleetOptions = {}): FleetModel {
           ...ks,
           status: {
             ...status,
-            conditions: [{ ...status.conditions[0], status: "True", reason: "ReconciliationSucceeded", message: "Applied revision: main@sha1:14f23760b24abde0bb034bb1efef3e97dba07b49" }],
+            conditions: [
+              {
+                ...status.conditions[0],
+                status: "True",
+                reason: "ReconciliationSucceeded",
+                message: "Applied revision: main@sha1:14f23760b24abde0bb034bb1efef3e97dba07b49",
+              },
+            ],
           },
         };
       }),
@@ -79,7 +92,19 @@ export function createTestFleet(options: TestFleetOptions = {}): FleetModel {
         kind: "Kustomization",
         metadata: { name: `tenant-${String(i).padStart(3, "0")}`, namespace: "tenants", labels: { tier: i % 3 === 0 ? "gold" : "silver" } },
         spec: { interval: "10m0s", path: `./tenants/${i}`, prune: true, sourceRef: { kind: "GitRepository", name: "flux-system" } },
-        status: { conditions: [{ type: "Ready", status: "True", reason: "ReconciliationSucceeded", message: "Applied revision: main@sha1:1", lastTransitionTime: "2026-11-21T19:00:00Z", observedGeneration: 1 }], observedGeneration: 1 },
+        status: {
+          conditions: [
+            {
+              type: "Ready",
+              status: "True",
+              reason: "ReconciliationSucceeded",
+              message: "Applied revision: main@sha1:1",
+              lastTransitionTime: "2026-11-21T19:00:00Z",
+              observedGeneration: 1,
+            },
+          ],
+          observedGeneration: 1,
+        },
       });
     }
     return objects;
@@ -93,15 +118,28 @@ export function createTestFleet(options: TestFleetOptions = {}): FleetModel {
           apiVersion: "eks.aws.crossplane.io/v1beta1",
           kind: "Cluster",
           metadata: { name: cluster.name, annotations: { "crossplane.io/external-name": cluster.name } },
-          spec: { forProvider: { region: "eu-west-1", version: "1.32" }, writeConnectionSecretToRef: { name: `${cluster.name}-conn`, namespace: "crossplane-system" } },
-          status: { conditions: [{ type: "Ready", status: "True", reason: "Available", lastTransitionTime: "2026-11-20T10:00:00Z" }, { type: "Synced", status: "True", reason: "ReconcileSuccess", lastTransitionTime: "2026-11-20T10:00:00Z" }] },
+          spec: {
+            forProvider: { region: "eu-west-1", version: "1.32" },
+            writeConnectionSecretToRef: { name: `${cluster.name}-conn`, namespace: "crossplane-system" },
+          },
+          status: {
+            conditions: [
+              { type: "Ready", status: "True", reason: "Available", lastTransitionTime: "2026-11-20T10:00:00Z" },
+              { type: "Synced", status: "True", reason: "ReconcileSuccess", lastTransitionTime: "2026-11-20T10:00:00Z" },
+            ],
+          },
         },
         {
           apiVersion: "platform.example.org/v1alpha1",
           kind: "EKSCluster",
           metadata: { name: cluster.name },
           spec: { region: "eu-west-1" },
-          status: { conditions: [{ type: "Synced", status: "True", reason: "ReconcileSuccess" }, { type: "Ready", status: "True", reason: "Available" }] },
+          status: {
+            conditions: [
+              { type: "Synced", status: "True", reason: "ReconcileSuccess" },
+              { type: "Ready", status: "True", reason: "Available" },
+            ],
+          },
         },
         {
           apiVersion: "v1",

@@ -31,10 +31,15 @@ export function serveWatch(request: IncomingMessage, response: ServerResponse, w
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw badRequest(`invalid timeoutSeconds: ${timeoutParam}`);
   if (rvParam !== "" && !/^\d+$/.test(rvParam)) throw badRequest(`invalid resource version: ${rvParam}`);
   if (sendInitialEvents && !allowBookmarks) {
-    throw new KubeError(422, "Invalid", 'ListOptions.meta.k8s.io "" is invalid: allowWatchBookmarks: Required value: allowWatchBookmarks required when sendInitialEvents is set', {
-      group: "meta.k8s.io",
-      kind: "ListOptions",
-    });
+    throw new KubeError(
+      422,
+      "Invalid",
+      'ListOptions.meta.k8s.io "" is invalid: allowWatchBookmarks: Required value: allowWatchBookmarks required when sendInitialEvents is set',
+      {
+        group: "meta.k8s.io",
+        kind: "ListOptions",
+      },
+    );
   }
 
   const matches = (version: ObjectVersion) =>

@@ -2,7 +2,8 @@
 import type { AddonFilters } from "@/lib/upgrades/addon-filters";
 import { STANDINGS, STANDING_LABEL } from "@/lib/upgrades/standing";
 
-const field = "mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
+const field =
+  "mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
 const label = "flex flex-col text-xs font-medium text-zinc-600 dark:text-zinc-400";
 
 export function AddonFilterForm({ filters }: { filters: AddonFilters }) {
@@ -48,7 +49,10 @@ export function AddonFilterForm({ filters }: { filters: AddonFilters }) {
         As of date (UTC)
         <input type="date" name="at" defaultValue={filters.at ?? ""} className={field} />
       </label>
-      <button type="submit" className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300">
+      <button
+        type="submit"
+        className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+      >
         Apply
       </button>
     </form>

@@ -7,12 +7,19 @@ import type { MatrixCell, MatrixRow } from "@/lib/upgrades/addon-matrix";
 import { StandingBadge } from "@/app/_components/upgrade-badges";
 
 const KIND_LABEL: Record<MatrixRow["kind"], string> = { helm: "Helm", eks: "EKS add-on", flux: "Flux" };
-const BASIS_LABEL = { upstream: "upstream repository", "eks-catalog": "newest compatible (DescribeAddonVersions)", fleet: "newest in the fleet" } as const;
+const BASIS_LABEL = {
+  upstream: "upstream repository",
+  "eks-catalog": "newest compatible (DescribeAddonVersions)",
+  fleet: "newest in the fleet",
+} as const;
 
 function Cell({ row, cell, id }: { row: MatrixRow; cell: MatrixCell; id: string }) {
   if (cell.standing === "missing") {
     return (
-      <td className="border-b border-zinc-100 px-2 py-1.5 text-center text-zinc-400 dark:border-zinc-800 dark:text-zinc-600" data-standing="missing">
+      <td
+        className="border-b border-zinc-100 px-2 py-1.5 text-center text-zinc-400 dark:border-zinc-800 dark:text-zinc-600"
+        data-standing="missing"
+      >
         <span aria-hidden="true">—</span>
         <span className="sr-only">not installed</span>
       </td>
@@ -56,7 +63,10 @@ function Cell({ row, cell, id }: { row: MatrixRow; cell: MatrixCell; id: string 
             ) : null}
           </dl>
           {cell.object ? (
-            <Link className="mt-1 inline-block underline" href={objectPath({ cluster: cell.cluster, kind: "HelmRelease", namespace: cell.object.namespace, name: cell.object.name })}>
+            <Link
+              className="mt-1 inline-block underline"
+              href={objectPath({ cluster: cell.cluster, kind: "HelmRelease", namespace: cell.object.namespace, name: cell.object.name })}
+            >
               HelmRelease {cell.object.namespace}/{cell.object.name}
             </Link>
           ) : null}
@@ -77,7 +87,12 @@ export function MatrixTable({ rows, groups }: { rows: MatrixRow[]; groups: { gro
             <tr>
               <td className="sticky left-0 bg-zinc-50 dark:bg-zinc-950" />
               {groups.map((g) => (
-                <th key={g.group} scope="colgroup" colSpan={g.clusters.length} className="border-l border-zinc-200 px-2 pt-2 text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+                <th
+                  key={g.group}
+                  scope="colgroup"
+                  colSpan={g.clusters.length}
+                  className="border-l border-zinc-200 px-2 pt-2 text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:border-zinc-800 dark:text-zinc-400"
+                >
                   {g.group}
                 </th>
               ))}
@@ -92,7 +107,9 @@ export function MatrixTable({ rows, groups }: { rows: MatrixRow[]; groups: { gro
                 <Link href={c.url} className="whitespace-nowrap underline-offset-2 hover:underline">
                   {c.name}
                 </Link>
-                <div className="text-xs font-normal text-zinc-500">{c.kubernetesVersion ? `Kubernetes ${c.kubernetesVersion}` : "version unknown"}</div>
+                <div className="text-xs font-normal text-zinc-500">
+                  {c.kubernetesVersion ? `Kubernetes ${c.kubernetesVersion}` : "version unknown"}
+                </div>
               </th>
             ))}
           </tr>
@@ -100,23 +117,40 @@ export function MatrixTable({ rows, groups }: { rows: MatrixRow[]; groups: { gro
         <tbody>
           {rows.map((row, ri) => (
             <tr key={row.key} data-addon={row.label} data-kind={row.kind} className="hover:bg-zinc-50 dark:hover:bg-zinc-800/40">
-              <th scope="row" className="sticky left-0 z-10 min-w-56 border-b border-zinc-100 bg-white px-3 py-1.5 text-left align-top font-normal dark:border-zinc-800 dark:bg-zinc-900">
+              <th
+                scope="row"
+                className="sticky left-0 z-10 min-w-56 border-b border-zinc-100 bg-white px-3 py-1.5 text-left align-top font-normal dark:border-zinc-800 dark:bg-zinc-900"
+              >
                 <div className="font-medium">
-                  {row.label} <span className="ml-1 rounded bg-zinc-100 px-1 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{KIND_LABEL[row.kind]}</span>
-                  {row.skew ? <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">skew</span> : null}
+                  {row.label}{" "}
+                  <span className="ml-1 rounded bg-zinc-100 px-1 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+                    {KIND_LABEL[row.kind]}
+                  </span>
+                  {row.skew ? (
+                    <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                      skew
+                    </span>
+                  ) : null}
                 </div>
-                {row.repository ? <div className="max-w-64 truncate font-mono text-xs text-zinc-500" title={row.repository}>{row.repository}</div> : null}
+                {row.repository ? (
+                  <div className="max-w-64 truncate font-mono text-xs text-zinc-500" title={row.repository}>
+                    {row.repository}
+                  </div>
+                ) : null}
                 <div className="text-xs text-zinc-600 dark:text-zinc-400">
                   {row.latest ? (
                     <>
-                      latest <span className="font-mono">{row.latest}</span> <span className="text-zinc-500">({BASIS_LABEL[row.latestBasis!]})</span>
+                      latest <span className="font-mono">{row.latest}</span>{" "}
+                      <span className="text-zinc-500">({BASIS_LABEL[row.latestBasis!]})</span>
                     </>
                   ) : row.kind === "eks" ? (
                     "latest: newest compatible per cluster version"
                   ) : (
                     <span className="text-amber-800 dark:text-amber-300">latest unknown: {row.upstreamError}</span>
                   )}
-                  {row.latest && row.upstreamError ? <span className="block text-amber-800 dark:text-amber-300">last refresh failed: {row.upstreamError}</span> : null}
+                  {row.latest && row.upstreamError ? (
+                    <span className="block text-amber-800 dark:text-amber-300">last refresh failed: {row.upstreamError}</span>
+                  ) : null}
                 </div>
               </th>
               {clusters.map((c, ci) => (

@@ -26,11 +26,21 @@ function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[
         <caption className="sr-only">{kind} objects</caption>
         <thead>
           <tr>
-            <th scope="col" className={th}>Name</th>
-            <th scope="col" className={th}>Health</th>
-            <th scope="col" className={th}>Message</th>
-            <th scope="col" className={th}>Revision</th>
-            <th scope="col" className={th}>Last reconcile</th>
+            <th scope="col" className={th}>
+              Name
+            </th>
+            <th scope="col" className={th}>
+              Health
+            </th>
+            <th scope="col" className={th}>
+              Message
+            </th>
+            <th scope="col" className={th}>
+              Revision
+            </th>
+            <th scope="col" className={th}>
+              Last reconcile
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -43,7 +53,9 @@ function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[
               </th>
               <td className={td}>
                 <HealthBadge health={o.health} />
-                {o.failingForSeconds != null ? <span className="mt-1 block text-xs text-zinc-500">for {formatDuration(o.failingForSeconds * 1000)}</span> : null}
+                {o.failingForSeconds != null ? (
+                  <span className="mt-1 block text-xs text-zinc-500">for {formatDuration(o.failingForSeconds * 1000)}</span>
+                ) : null}
               </td>
               <td className={`${td} max-w-md`}>
                 {o.readyReason ? <span className="font-medium">{o.readyReason}: </span> : null}
@@ -73,19 +85,27 @@ export default async function ClusterPage({ params }: { params: Params }) {
   return (
     <>
       <nav aria-label="Breadcrumb" className="text-sm text-zinc-600 dark:text-zinc-400">
-        <Link href="/clusters" className={link}>Clusters</Link> / <span aria-current="page">{c.name}</span>
+        <Link href="/clusters" className={link}>
+          Clusters
+        </Link>{" "}
+        / <span aria-current="page">{c.name}</span>
       </nav>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold break-all">{c.name}</h1>
         <HealthBadge health={c.reachability} />
-        <span className="text-sm text-zinc-600 dark:text-zinc-400">{[c.role, c.env, c.team, c.region, c.accountId].filter(Boolean).join(" · ")}</span>
+        <span className="text-sm text-zinc-600 dark:text-zinc-400">
+          {[c.role, c.env, c.team, c.region, c.accountId].filter(Boolean).join(" · ")}
+        </span>
       </div>
 
       {unreachable ? (
-        <div role="alert" className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+        <div
+          role="alert"
+          className="mt-4 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           <p className="font-semibold">
-            {c.reachability === "gone" ? "This cluster is no longer discovered." : "The collector cannot reach this cluster."} What follows is the last known state, from{" "}
-            <RelativeTime value={c.lastSuccessAt} />.
+            {c.reachability === "gone" ? "This cluster is no longer discovered." : "The collector cannot reach this cluster."} What follows
+            is the last known state, from <RelativeTime value={c.lastSuccessAt} />.
           </p>
           {c.lastError ? (
             <p className="mt-1 break-words font-mono text-xs">
@@ -101,10 +121,37 @@ export default async function ClusterPage({ params }: { params: Params }) {
           items={[
             ["Last successful poll", <RelativeTime key="s" value={c.lastSuccessAt} />],
             ["Last attempt", <RelativeTime key="a" value={c.lastAttemptAt} />],
-            ["Last error", c.lastError ? <span key="e"><RelativeTime value={c.lastErrorAt} />: <span className="break-words font-mono text-xs">{c.lastError}</span></span> : "none"],
+            [
+              "Last error",
+              c.lastError ? (
+                <span key="e">
+                  <RelativeTime value={c.lastErrorAt} />: <span className="break-words font-mono text-xs">{c.lastError}</span>
+                </span>
+              ) : (
+                "none"
+              ),
+            ],
             ["Latency", c.latencyMs != null ? `${c.latencyMs} ms` : "–"],
-            ["Endpoint", c.access.endpoint ? <span key="ep" className="break-all font-mono text-xs">{c.access.endpoint}</span> : "–"],
-            ["EKS ARN", c.access.eksArn ? <span key="arn" className="break-all font-mono text-xs">{c.access.eksArn}</span> : "–"],
+            [
+              "Endpoint",
+              c.access.endpoint ? (
+                <span key="ep" className="break-all font-mono text-xs">
+                  {c.access.endpoint}
+                </span>
+              ) : (
+                "–"
+              ),
+            ],
+            [
+              "EKS ARN",
+              c.access.eksArn ? (
+                <span key="arn" className="break-all font-mono text-xs">
+                  {c.access.eksArn}
+                </span>
+              ) : (
+                "–"
+              ),
+            ],
           ]}
         />
       </Section>
@@ -116,10 +163,18 @@ export default async function ClusterPage({ params }: { params: Params }) {
               <caption className="sr-only">Access paths</caption>
               <thead>
                 <tr>
-                  <th scope="col" className={th}>Via</th>
-                  <th scope="col" className={th}>Secret</th>
-                  <th scope="col" className={th}>Key</th>
-                  <th scope="col" className={th}>Region / role</th>
+                  <th scope="col" className={th}>
+                    Via
+                  </th>
+                  <th scope="col" className={th}>
+                    Secret
+                  </th>
+                  <th scope="col" className={th}>
+                    Key
+                  </th>
+                  <th scope="col" className={th}>
+                    Region / role
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -138,23 +193,42 @@ export default async function ClusterPage({ params }: { params: Params }) {
           <p className="text-sm text-zinc-600 dark:text-zinc-400">No access path recorded.</p>
         )}
         {c.access.provisioners.map((p) => (
-          <div key={`${p.kind}/${p.namespace}/${p.name}`} className="mt-3 rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900">
+          <div
+            key={`${p.kind}/${p.namespace}/${p.name}`}
+            className="mt-3 rounded-lg border border-zinc-200 bg-white p-4 text-sm dark:border-zinc-800 dark:bg-zinc-900"
+          >
             <p>
-              Provisioned by Crossplane <strong>{p.kind}</strong> <span className="font-mono">{p.namespace ? `${p.namespace}/` : ""}{p.name}</span>{" "}
+              Provisioned by Crossplane <strong>{p.kind}</strong>{" "}
+              <span className="font-mono">
+                {p.namespace ? `${p.namespace}/` : ""}
+                {p.name}
+              </span>{" "}
               <span className="text-xs text-zinc-500">({p.apiVersion})</span>
             </p>
             <p className="mt-1 flex flex-wrap gap-2">
-              <HealthBadge health={p.ready === "True" ? "ready" : p.ready === "False" ? "failing" : "unknown"} label={`Ready ${p.ready ?? "?"}${p.readyReason ? ` (${p.readyReason})` : ""}`} />
-              <HealthBadge health={p.synced === "True" ? "ready" : p.synced === "False" ? "failing" : "unknown"} label={`Synced ${p.synced ?? "?"}${p.syncedReason ? ` (${p.syncedReason})` : ""}`} />
-              {p.secretName ? <span className="text-xs text-zinc-600 dark:text-zinc-400">connection secret {p.secretNamespace}/{p.secretName}</span> : null}
+              <HealthBadge
+                health={p.ready === "True" ? "ready" : p.ready === "False" ? "failing" : "unknown"}
+                label={`Ready ${p.ready ?? "?"}${p.readyReason ? ` (${p.readyReason})` : ""}`}
+              />
+              <HealthBadge
+                health={p.synced === "True" ? "ready" : p.synced === "False" ? "failing" : "unknown"}
+                label={`Synced ${p.synced ?? "?"}${p.syncedReason ? ` (${p.syncedReason})` : ""}`}
+              />
+              {p.secretName ? (
+                <span className="text-xs text-zinc-600 dark:text-zinc-400">
+                  connection secret {p.secretNamespace}/{p.secretName}
+                </span>
+              ) : null}
             </p>
             {p.conditions.some((x) => x.message) ? (
               <ul className="mt-2 list-disc pl-5 text-xs">
-                {p.conditions.filter((x) => x.message).map((x) => (
-                  <li key={x.type} className="break-words">
-                    {x.type}: {x.message}
-                  </li>
-                ))}
+                {p.conditions
+                  .filter((x) => x.message)
+                  .map((x) => (
+                    <li key={x.type} className="break-words">
+                      {x.type}: {x.message}
+                    </li>
+                  ))}
               </ul>
             ) : null}
           </div>
@@ -164,9 +238,19 @@ export default async function ClusterPage({ params }: { params: Params }) {
       <Section id="versions" title="Versions">
         <Facts
           items={[
-            ["Kubernetes", <span key="k" className="font-mono">{c.versions.kubernetes ?? "–"}</span>],
+            [
+              "Kubernetes",
+              <span key="k" className="font-mono">
+                {c.versions.kubernetes ?? "–"}
+              </span>,
+            ],
             ["EKS", c.versions.eks ? `${c.versions.eks}${c.versions.platform ? ` (${c.versions.platform})` : ""}` : "–"],
-            ["Support", support?.versionStatus ? `${support.versionStatus.replace(/_/g, " ").toLowerCase()}${support.endOfStandardSupport ? `, standard ends ${support.endOfStandardSupport.slice(0, 10)}` : ""}` : "–"],
+            [
+              "Support",
+              support?.versionStatus
+                ? `${support.versionStatus.replace(/_/g, " ").toLowerCase()}${support.endOfStandardSupport ? `, standard ends ${support.endOfStandardSupport.slice(0, 10)}` : ""}`
+                : "–",
+            ],
             ["Upgrade policy", c.versions.supportType ?? "–"],
             ["Flux", c.versions.flux ?? "–"],
             ["Kubelets", c.versions.kubelets.length ? c.versions.kubelets.map((k) => `${k.version} × ${k.nodes}`).join(", ") : "–"],
@@ -178,21 +262,37 @@ export default async function ClusterPage({ params }: { params: Params }) {
               <caption className="px-3 pt-2 text-left text-sm font-medium">Node groups</caption>
               <thead>
                 <tr>
-                  <th scope="col" className={th}>Name</th>
-                  <th scope="col" className={th}>Version</th>
-                  <th scope="col" className={th}>Release</th>
-                  <th scope="col" className={th}>Status</th>
-                  <th scope="col" className={th}>Capacity</th>
+                  <th scope="col" className={th}>
+                    Name
+                  </th>
+                  <th scope="col" className={th}>
+                    Version
+                  </th>
+                  <th scope="col" className={th}>
+                    Release
+                  </th>
+                  <th scope="col" className={th}>
+                    Status
+                  </th>
+                  <th scope="col" className={th}>
+                    Capacity
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {c.nodeGroups.map((n) => (
                   <tr key={n.name} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <th scope="row" className={`${td} font-medium`}>{n.name}</th>
+                    <th scope="row" className={`${td} font-medium`}>
+                      {n.name}
+                    </th>
                     <td className={`${td} font-mono text-xs`}>{n.version ?? "–"}</td>
                     <td className={`${td} font-mono text-xs`}>{n.releaseVersion ?? "–"}</td>
                     <td className={td}>{n.status ?? "–"}</td>
-                    <td className={`${td} text-xs`}>{[n.capacityType, n.instanceTypes.join(", "), n.desiredSize != null ? `${n.desiredSize} nodes` : null].filter(Boolean).join(" · ")}</td>
+                    <td className={`${td} text-xs`}>
+                      {[n.capacityType, n.instanceTypes.join(", "), n.desiredSize != null ? `${n.desiredSize} nodes` : null]
+                        .filter(Boolean)
+                        .join(" · ")}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -252,15 +352,23 @@ export default async function ClusterPage({ params }: { params: Params }) {
               <caption className="sr-only">postBuild substitution variables (non-secret)</caption>
               <thead>
                 <tr>
-                  <th scope="col" className={th}>Variable</th>
-                  <th scope="col" className={th}>Value</th>
-                  <th scope="col" className={th}>From</th>
+                  <th scope="col" className={th}>
+                    Variable
+                  </th>
+                  <th scope="col" className={th}>
+                    Value
+                  </th>
+                  <th scope="col" className={th}>
+                    From
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {c.substitutions.map((v) => (
                   <tr key={`${v.from}/${v.name}`} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <th scope="row" className={`${td} font-mono text-xs font-medium`}>{v.name}</th>
+                    <th scope="row" className={`${td} font-mono text-xs font-medium`}>
+                      {v.name}
+                    </th>
                     <td className={`${td} break-all font-mono text-xs`}>{v.value}</td>
                     <td className={`${td} text-xs`}>{v.from ?? "–"}</td>
                   </tr>

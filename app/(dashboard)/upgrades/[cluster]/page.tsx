@@ -21,7 +21,10 @@ const th = "px-3 py-2 text-left font-medium";
 const td = "px-3 py-2 align-top";
 
 function Findings({ id, title, items, tone }: { id: string; title: string; items: Finding[]; tone: "blocker" | "warning" }) {
-  const box = tone === "blocker" ? "border-red-300 bg-red-50 dark:border-red-900 dark:bg-red-950/50" : "border-amber-300 bg-amber-50 dark:border-amber-900 dark:bg-amber-950/50";
+  const box =
+    tone === "blocker"
+      ? "border-red-300 bg-red-50 dark:border-red-900 dark:bg-red-950/50"
+      : "border-amber-300 bg-amber-50 dark:border-amber-900 dark:bg-amber-950/50";
   return (
     <section aria-labelledby={id} className="mt-6">
       <h2 id={id} className="text-lg font-semibold">
@@ -52,29 +55,68 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
   return (
     <>
       <nav aria-label="Breadcrumb" className="text-sm text-zinc-600 dark:text-zinc-400">
-        <Link href="/upgrades" className="underline">Upgrades</Link> / {v.name}
+        <Link href="/upgrades" className="underline">
+          Upgrades
+        </Link>{" "}
+        / {v.name}
       </nav>
       <h1 className="mt-1 text-2xl font-semibold">
         {v.name}: {r.current ?? "?"} → {r.next ?? "no newer version"}
       </h1>
       <p className="mt-1 text-sm">
-        <Link href={v.url} className="underline">Cluster page</Link>
-        {v.reachability !== "reachable" ? <span className="ml-2 text-amber-800 dark:text-amber-300">({v.reachability}: last known state)</span> : null}
+        <Link href={v.url} className="underline">
+          Cluster page
+        </Link>
+        {v.reachability !== "reachable" ? (
+          <span className="ml-2 text-amber-800 dark:text-amber-300">({v.reachability}: last known state)</span>
+        ) : null}
       </p>
 
       <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <div className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
           <dt className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Support</dt>
-          <dd className="mt-1"><SupportBadge status={v.versionStatus} /></dd>
-          <dd className="mt-1 text-xs text-zinc-500">dates from {v.supportSource === "eks-api" ? "DescribeClusterVersions" : v.supportSource === "calendar" ? "the built-in calendar" : "nowhere (unknown version)"}</dd>
+          <dd className="mt-1">
+            <SupportBadge status={v.versionStatus} />
+          </dd>
+          <dd className="mt-1 text-xs text-zinc-500">
+            dates from{" "}
+            {v.supportSource === "eks-api"
+              ? "DescribeClusterVersions"
+              : v.supportSource === "calendar"
+                ? "the built-in calendar"
+                : "nowhere (unknown version)"}
+          </dd>
         </div>
-        <UpgradeStat label="End of standard support" value={v.endOfStandardSupport?.slice(0, 10) ?? "unknown"} hint={formatDaysFromToday(v.daysToEndOfStandardSupport)} />
-        <UpgradeStat label="End of extended support" value={v.endOfExtendedSupport?.slice(0, 10) ?? "unknown"} hint={`${formatDaysFromToday(v.daysToEndOfExtendedSupport)}: EKS then upgrades the control plane itself`} />
-        <UpgradeStat testId="cluster-cost" label="Extra cost of extended support" value={`${formatUsd(v.monthlyExtendedSupportCostUSD)}/month`} hint={v.inExtendedSupport ? `${formatUsd(v.monthlyExtendedSupportCostUSD * 12)}/year while it stays` : v.crossesIntoExtendedSoon ? "starts within 90 days" : `support policy: ${v.supportType ?? "EXTENDED (default)"}`} />
+        <UpgradeStat
+          label="End of standard support"
+          value={v.endOfStandardSupport?.slice(0, 10) ?? "unknown"}
+          hint={formatDaysFromToday(v.daysToEndOfStandardSupport)}
+        />
+        <UpgradeStat
+          label="End of extended support"
+          value={v.endOfExtendedSupport?.slice(0, 10) ?? "unknown"}
+          hint={`${formatDaysFromToday(v.daysToEndOfExtendedSupport)}: EKS then upgrades the control plane itself`}
+        />
+        <UpgradeStat
+          testId="cluster-cost"
+          label="Extra cost of extended support"
+          value={`${formatUsd(v.monthlyExtendedSupportCostUSD)}/month`}
+          hint={
+            v.inExtendedSupport
+              ? `${formatUsd(v.monthlyExtendedSupportCostUSD * 12)}/year while it stays`
+              : v.crossesIntoExtendedSoon
+                ? "starts within 90 days"
+                : `support policy: ${v.supportType ?? "EXTENDED (default)"}`
+          }
+        />
       </dl>
 
       <p className="mt-4 text-sm font-medium" data-testid="verdict">
-        {r.next ? (r.ready ? `Ready to upgrade to ${r.next}.` : `${r.blockers.length} blocker(s) before upgrading to ${r.next}.`) : "No newer Kubernetes version is offered."}
+        {r.next
+          ? r.ready
+            ? `Ready to upgrade to ${r.next}.`
+            : `${r.blockers.length} blocker(s) before upgrading to ${r.next}.`
+          : "No newer Kubernetes version is offered."}
       </p>
 
       <Findings id="blockers" title="Blockers" items={r.blockers} tone="blocker" />
@@ -82,19 +124,27 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
 
       {r.checklist.length ? (
         <section aria-labelledby="checklist" className="mt-6">
-          <h2 id="checklist" className="text-lg font-semibold">Checklist</h2>
+          <h2 id="checklist" className="text-lg font-semibold">
+            Checklist
+          </h2>
           <ol className="mt-2 space-y-3" data-testid="checklist">
             {r.checklist.map((s, i) => (
               <li key={i} className="rounded border border-zinc-200 bg-white p-3 text-sm dark:border-zinc-800 dark:bg-zinc-900">
                 <div className="flex items-start gap-2">
-                  <span aria-hidden="true" className={`mt-0.5 inline-block h-4 w-4 shrink-0 rounded-full border ${s.done ? "border-green-700 bg-green-600" : "border-zinc-400"}`} />
+                  <span
+                    aria-hidden="true"
+                    className={`mt-0.5 inline-block h-4 w-4 shrink-0 rounded-full border ${s.done ? "border-green-700 bg-green-600" : "border-zinc-400"}`}
+                  />
                   <div className="min-w-0">
                     <div className="font-medium">
-                      {i + 1}. {s.title} {s.done ? <span className="text-xs font-normal text-green-800 dark:text-green-300">(nothing to do)</span> : null}
+                      {i + 1}. {s.title}{" "}
+                      {s.done ? <span className="text-xs font-normal text-green-800 dark:text-green-300">(nothing to do)</span> : null}
                     </div>
                     <div className="mt-0.5 whitespace-pre-line text-zinc-700 dark:text-zinc-300">{s.detail}</div>
                     {s.command ? (
-                      <pre className="mt-1 overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-950"><code>{s.command}</code></pre>
+                      <pre className="mt-1 overflow-x-auto rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-950">
+                        <code>{s.command}</code>
+                      </pre>
                     ) : null}
                   </div>
                 </div>
@@ -105,22 +155,54 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
       ) : null}
 
       <section aria-labelledby="kubelets" className="mt-6">
-        <h2 id="kubelets" className="text-lg font-semibold">Kubelet skew</h2>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">A kubelet may be up to 3 minors older than the API server, never newer. Before {r.next ?? "N+1"}, every kubelet must be {v.skewReport?.minimumForNext ?? "N-2"} or newer.</p>
+        <h2 id="kubelets" className="text-lg font-semibold">
+          Kubelet skew
+        </h2>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          A kubelet may be up to 3 minors older than the API server, never newer. Before {r.next ?? "N+1"}, every kubelet must be{" "}
+          {v.skewReport?.minimumForNext ?? "N-2"} or newer.
+        </p>
         {v.skewReport?.groups.length ? (
           <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
             <table className="min-w-full text-sm" data-testid="skew-table">
               <thead className="bg-zinc-50 dark:bg-zinc-950">
-                <tr><th scope="col" className={th}>Nodes</th><th scope="col" className={th}>Kubelet</th><th scope="col" className={th}>Behind now</th><th scope="col" className={th}>Behind after {r.next ?? "N+1"}</th><th scope="col" className={th}>Verdict</th></tr>
+                <tr>
+                  <th scope="col" className={th}>
+                    Nodes
+                  </th>
+                  <th scope="col" className={th}>
+                    Kubelet
+                  </th>
+                  <th scope="col" className={th}>
+                    Behind now
+                  </th>
+                  <th scope="col" className={th}>
+                    Behind after {r.next ?? "N+1"}
+                  </th>
+                  <th scope="col" className={th}>
+                    Verdict
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {v.skewReport.groups.map((g, i) => (
                   <tr key={i} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <th scope="row" className={`${td} text-left font-normal`}>{g.source ? `node group ${g.source}` : "nodes outside node groups"}{g.nodes != null ? ` (${g.nodes})` : ""}</th>
+                    <th scope="row" className={`${td} text-left font-normal`}>
+                      {g.source ? `node group ${g.source}` : "nodes outside node groups"}
+                      {g.nodes != null ? ` (${g.nodes})` : ""}
+                    </th>
                     <td className={`${td} font-mono`}>{g.version}</td>
                     <td className={td}>{g.behindNow}</td>
                     <td className={td}>{g.behindNext}</td>
-                    <td className={td}>{g.violatesNow ? "outside policy now" : g.blocksNext ? `blocks ${r.next}` : g.behindNow > 0 ? "upgrade after the control plane" : "ok"}</td>
+                    <td className={td}>
+                      {g.violatesNow
+                        ? "outside policy now"
+                        : g.blocksNext
+                          ? `blocks ${r.next}`
+                          : g.behindNow > 0
+                            ? "upgrade after the control plane"
+                            : "ok"}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -132,23 +214,45 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
       </section>
 
       <section aria-labelledby="managed" className="mt-6">
-        <h2 id="managed" className="text-lg font-semibold">EKS managed add-ons</h2>
+        <h2 id="managed" className="text-lg font-semibold">
+          EKS managed add-ons
+        </h2>
         {v.managedAddons.length ? (
           <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
             <table className="min-w-full text-sm">
               <thead className="bg-zinc-50 dark:bg-zinc-950">
                 <tr>
-                  <th scope="col" className={th}>Add-on</th><th scope="col" className={th}>Installed</th>
-                  <th scope="col" className={th}>Default / latest on {r.current}</th><th scope="col" className={th}>Default / latest on {r.next ?? "N+1"}</th><th scope="col" className={th}>Runs on {r.next ?? "N+1"}</th>
+                  <th scope="col" className={th}>
+                    Add-on
+                  </th>
+                  <th scope="col" className={th}>
+                    Installed
+                  </th>
+                  <th scope="col" className={th}>
+                    Default / latest on {r.current}
+                  </th>
+                  <th scope="col" className={th}>
+                    Default / latest on {r.next ?? "N+1"}
+                  </th>
+                  <th scope="col" className={th}>
+                    Runs on {r.next ?? "N+1"}
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {v.managedAddons.map((a) => (
                   <tr key={a.name} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <th scope="row" className={`${td} text-left font-medium`}>{a.name}{a.failing ? <span className="ml-1 text-xs text-red-700 dark:text-red-300">{a.status}</span> : null}</th>
+                    <th scope="row" className={`${td} text-left font-medium`}>
+                      {a.name}
+                      {a.failing ? <span className="ml-1 text-xs text-red-700 dark:text-red-300">{a.status}</span> : null}
+                    </th>
                     <td className={`${td} font-mono text-xs`}>{a.version ?? "?"}</td>
-                    <td className={`${td} font-mono text-xs`}>{a.defaultNow ?? "?"} / {a.latestNow ?? "?"}</td>
-                    <td className={`${td} font-mono text-xs`}>{a.defaultNext ?? "?"} / {a.latestNext ?? "?"}</td>
+                    <td className={`${td} font-mono text-xs`}>
+                      {a.defaultNow ?? "?"} / {a.latestNow ?? "?"}
+                    </td>
+                    <td className={`${td} font-mono text-xs`}>
+                      {a.defaultNext ?? "?"} / {a.latestNext ?? "?"}
+                    </td>
                     <td className={td}>{a.compatibleWithNext === null ? "unknown" : a.compatibleWithNext ? "yes" : "no"}</td>
                   </tr>
                 ))}
@@ -161,21 +265,46 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
       </section>
 
       <section aria-labelledby="removed" className="mt-6">
-        <h2 id="removed" className="text-lg font-semibold">Removed APIs in Flux inventories</h2>
+        <h2 id="removed" className="text-lg font-semibold">
+          Removed APIs in Flux inventories
+        </h2>
         {v.removedApis.length ? (
           <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
             <table className="min-w-full text-sm" data-testid="removed-apis">
               <thead className="bg-zinc-50 dark:bg-zinc-950">
-                <tr><th scope="col" className={th}>Resource</th><th scope="col" className={th}>API version</th><th scope="col" className={th}>Removed in</th><th scope="col" className={th}>Use instead</th><th scope="col" className={th}>Applied by</th></tr>
+                <tr>
+                  <th scope="col" className={th}>
+                    Resource
+                  </th>
+                  <th scope="col" className={th}>
+                    API version
+                  </th>
+                  <th scope="col" className={th}>
+                    Removed in
+                  </th>
+                  <th scope="col" className={th}>
+                    Use instead
+                  </th>
+                  <th scope="col" className={th}>
+                    Applied by
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {v.removedApis.map((u, i) => (
                   <tr key={i} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <th scope="row" className={`${td} text-left font-normal`}>{u.kind} {u.namespace ? `${u.namespace}/` : ""}{u.name}</th>
+                    <th scope="row" className={`${td} text-left font-normal`}>
+                      {u.kind} {u.namespace ? `${u.namespace}/` : ""}
+                      {u.name}
+                    </th>
                     <td className={`${td} font-mono text-xs`}>{apiVersionOf(u.group, u.version)}</td>
                     <td className={td}>{u.removed.removedIn}</td>
                     <td className={`${td} font-mono text-xs`}>{u.removed.replacement}</td>
-                    <td className={td}><Link href={u.ownerUrl} className="underline">{u.owner.kind} {u.owner.namespace}/{u.owner.name}</Link></td>
+                    <td className={td}>
+                      <Link href={u.ownerUrl} className="underline">
+                        {u.owner.kind} {u.owner.namespace}/{u.owner.name}
+                      </Link>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -187,12 +316,18 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
       </section>
 
       <section aria-labelledby="insights" className="mt-6">
-        <h2 id="insights" className="text-lg font-semibold">EKS upgrade insights</h2>
+        <h2 id="insights" className="text-lg font-semibold">
+          EKS upgrade insights
+        </h2>
         {v.insights.length ? (
           <ul className="mt-2 space-y-1 text-sm">
             {v.insights.map((i) => (
               <li key={i.name}>
-                <span className={`mr-2 inline-block rounded px-1.5 text-xs font-medium ${i.status === "PASSING" ? "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200" : i.status === "ERROR" ? "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200" : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"}`}>{i.status}</span>
+                <span
+                  className={`mr-2 inline-block rounded px-1.5 text-xs font-medium ${i.status === "PASSING" ? "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200" : i.status === "ERROR" ? "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200" : "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"}`}
+                >
+                  {i.status}
+                </span>
                 {i.name}
                 {i.kubernetesVersion ? <span className="text-zinc-500"> (for {i.kubernetesVersion})</span> : null}
                 {i.reason ? <span className="text-zinc-600 dark:text-zinc-400">: {i.reason}</span> : null}

@@ -11,9 +11,15 @@ export const metadata: Metadata = { title: "Upgrade trends" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-const daysSchema = z.coerce.number().int().refine((n) => (TREND_DAY_OPTIONS as readonly number[]).includes(n)).catch(30);
-const field = "mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
-const button = "rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300";
+const daysSchema = z.coerce
+  .number()
+  .int()
+  .refine((n) => (TREND_DAY_OPTIONS as readonly number[]).includes(n))
+  .catch(30);
+const field =
+  "mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
+const button =
+  "rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300";
 
 export default async function TrendsPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
@@ -24,7 +30,10 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
   return (
     <>
       <nav aria-label="Breadcrumb" className="text-sm text-zinc-600 dark:text-zinc-400">
-        <Link href="/upgrades" className="underline">Upgrades</Link> / Trends
+        <Link href="/upgrades" className="underline">
+          Upgrades
+        </Link>{" "}
+        / Trends
       </nav>
       <h1 className="mt-1 text-2xl font-semibold">Upgrade trends</h1>
       <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
@@ -37,18 +46,24 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
             Range
             <select name="days" defaultValue={String(days)} className={field}>
               {TREND_DAY_OPTIONS.map((d) => (
-                <option key={d} value={d}>last {d} days</option>
+                <option key={d} value={d}>
+                  last {d} days
+                </option>
               ))}
             </select>
           </label>
-          <button type="submit" className={button}>Show</button>
+          <button type="submit" className={button}>
+            Show
+          </button>
         </form>
         <form method="get" action="/addons" className="flex items-end gap-2" aria-label="Add-on matrix on a past date">
           <label className="flex flex-col text-xs font-medium text-zinc-600 dark:text-zinc-400">
             What ran where on
             <input type="date" name="at" required defaultValue={t.to} max={t.to} className={field} />
           </label>
-          <button type="submit" className={button}>Show matrix</button>
+          <button type="submit" className={button}>
+            Show matrix
+          </button>
         </form>
       </div>
 
@@ -78,27 +93,52 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
           <table className="min-w-full text-sm" data-testid="trend-table">
             <thead className="bg-zinc-50 text-left dark:bg-zinc-950">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">Day</th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Day
+                </th>
                 {t.versions.map((v) => (
-                  <th key={v} scope="col" className="px-3 py-2 font-medium">{v}</th>
+                  <th key={v} scope="col" className="px-3 py-2 font-medium">
+                    {v}
+                  </th>
                 ))}
-                <th scope="col" className="px-3 py-2 font-medium">Standard support</th>
-                <th scope="col" className="px-3 py-2 font-medium">Add-ons on latest</th>
-                <th scope="col" className="px-3 py-2 font-medium">Median lag</th>
-                <th scope="col" className="px-3 py-2 font-medium"><span className="sr-only">Matrix</span></th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Standard support
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Add-ons on latest
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Median lag
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  <span className="sr-only">Matrix</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {[...t.points].reverse().map((p) => (
                 <tr key={p.date} data-date={p.date} className="border-t border-zinc-100 dark:border-zinc-800">
-                  <th scope="row" className="px-3 py-1.5 text-left font-mono font-normal">{p.date}</th>
+                  <th scope="row" className="px-3 py-1.5 text-left font-mono font-normal">
+                    {p.date}
+                  </th>
                   {t.versions.map((v) => (
-                    <td key={v} className="px-3 py-1.5 tabular-nums" data-version={v}>{p.byVersion[v] ?? 0}</td>
+                    <td key={v} className="px-3 py-1.5 tabular-nums" data-version={v}>
+                      {p.byVersion[v] ?? 0}
+                    </td>
                   ))}
                   <td className="px-3 py-1.5">{formatPercent(p.supportedShare)}</td>
-                  <td className="px-3 py-1.5">{formatPercent(p.addonLatestShare)} <span className="text-xs text-zinc-500">({p.addonsOnLatest}/{p.addonInstallations})</span></td>
+                  <td className="px-3 py-1.5">
+                    {formatPercent(p.addonLatestShare)}{" "}
+                    <span className="text-xs text-zinc-500">
+                      ({p.addonsOnLatest}/{p.addonInstallations})
+                    </span>
+                  </td>
                   <td className="px-3 py-1.5">{p.medianLag ?? "–"}</td>
-                  <td className="px-3 py-1.5"><Link href={`/addons?at=${p.date}`} className="underline">matrix</Link></td>
+                  <td className="px-3 py-1.5">
+                    <Link href={`/addons?at=${p.date}`} className="underline">
+                      matrix
+                    </Link>
+                  </td>
                 </tr>
               ))}
             </tbody>

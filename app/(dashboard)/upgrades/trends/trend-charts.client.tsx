@@ -9,9 +9,13 @@ const PALETTE = ["#7c3aed", "#2563eb", "#0891b2", "#059669", "#65a30d", "#ca8a04
 function ChartBox({ title, id, children }: { title: string; id: string; children: React.ReactElement }) {
   return (
     <figure aria-labelledby={id} className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
-      <figcaption id={id} className="mb-2 text-sm font-medium">{title}</figcaption>
+      <figcaption id={id} className="mb-2 text-sm font-medium">
+        {title}
+      </figcaption>
       <div className="h-64 w-full">
-        <ResponsiveContainer width="100%" height="100%">{children}</ResponsiveContainer>
+        <ResponsiveContainer width="100%" height="100%">
+          {children}
+        </ResponsiveContainer>
       </div>
     </figure>
   );
@@ -47,8 +51,24 @@ export function TrendCharts({ points, versions }: { points: TrendPoint[]; versio
           <YAxis domain={[0, 100]} tick={axis} />
           <Tooltip />
           <Legend />
-          <Line type="stepAfter" dataKey="supported" name="clusters in standard support" stroke="#059669" dot={{ r: 3 }} isAnimationActive={false} connectNulls />
-          <Line type="stepAfter" dataKey="latest" name="add-on installations on latest" stroke="#2563eb" dot={{ r: 3 }} isAnimationActive={false} connectNulls />
+          <Line
+            type="stepAfter"
+            dataKey="supported"
+            name="clusters in standard support"
+            stroke="#059669"
+            dot={{ r: 3 }}
+            isAnimationActive={false}
+            connectNulls
+          />
+          <Line
+            type="stepAfter"
+            dataKey="latest"
+            name="add-on installations on latest"
+            stroke="#2563eb"
+            dot={{ r: 3 }}
+            isAnimationActive={false}
+            connectNulls
+          />
         </LineChart>
       </ChartBox>
       <ChartBox id="chart-lag" title="Median version lag (minors behind the newest EKS version)">

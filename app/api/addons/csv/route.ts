@@ -12,7 +12,10 @@ export async function GET(request: Request) {
     const now = new Date();
     const view = await getAddonMatrix({ at: atInstant(filters.at, now), now });
     const clusters = groupClusters(view.clusters, filters.group).flatMap((g) => g.clusters.map((c) => c.name));
-    const csv = matrixCsv(view.rows.filter((r) => rowMatches(r, filters)), clusters);
+    const csv = matrixCsv(
+      view.rows.filter((r) => rowMatches(r, filters)),
+      clusters,
+    );
     const day = (view.at ?? view.generatedAt).slice(0, 10);
     return new Response(csv, {
       headers: {

@@ -13,7 +13,13 @@ const db = useTestDatabase();
 // The payload shape notification-controller v1.9 sends (metadata keys already stripped of their group).
 const event = (message = "Reconciliation finished in 1.2s, next run in 10m0s", reason = "ReconciliationSucceeded") =>
   JSON.stringify({
-    involvedObject: { apiVersion: "kustomize.toolkit.fluxcd.io/v1", kind: "Kustomization", name: "apps", namespace: "flux-system", uid: "7d0cdc51-ddcf-4743-b223-83ca5c699632" },
+    involvedObject: {
+      apiVersion: "kustomize.toolkit.fluxcd.io/v1",
+      kind: "Kustomization",
+      name: "apps",
+      namespace: "flux-system",
+      uid: "7d0cdc51-ddcf-4743-b223-83ca5c699632",
+    },
     severity: "info",
     timestamp: "2026-11-21T10:00:00Z",
     message,
@@ -54,9 +60,21 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await listener.end();
-  setEnv({ WEBHOOK_HMAC_SECRET: undefined, WEBHOOK_HMAC_SECRETS: undefined, WEBHOOK_ALLOW_GENERIC: undefined, WEBHOOK_MAX_BODY_BYTES: undefined });
+  setEnv({
+    WEBHOOK_HMAC_SECRET: undefined,
+    WEBHOOK_HMAC_SECRETS: undefined,
+    WEBHOOK_ALLOW_GENERIC: undefined,
+    WEBHOOK_MAX_BODY_BYTES: undefined,
+  });
 });
-beforeEach(() => setEnv({ WEBHOOK_HMAC_SECRET: "default-key", WEBHOOK_HMAC_SECRETS: "prod-eu-2=eu2-key", WEBHOOK_ALLOW_GENERIC: undefined, WEBHOOK_MAX_BODY_BYTES: undefined }));
+beforeEach(() =>
+  setEnv({
+    WEBHOOK_HMAC_SECRET: "default-key",
+    WEBHOOK_HMAC_SECRETS: "prod-eu-2=eu2-key",
+    WEBHOOK_ALLOW_GENERIC: undefined,
+    WEBHOOK_MAX_BODY_BYTES: undefined,
+  }),
+);
 
 describe("POST /api/webhooks/flux/{cluster}", () => {
   it("stores a signed event, nudges the collector and shows it on the object's timeline", async () => {
@@ -65,12 +83,21 @@ describe("POST /api/webhooks/flux/{cluster}", () => {
     expect(res.status).toBe(202);
     expect(await res.json()).toMatchObject({ accepted: true, duplicate: false });
     const stored = await db.prisma().webhookEvent.findFirstOrThrow();
-    expect(stored).toMatchObject({ involvedKind: "Kustomization", involvedName: "apps", revision: "main@sha1:450796ddb2ab6724ee1cc32a4be56da032d1cca0", reportingController: "kustomize-controller" });
+    expect(stored).toMatchObject({
+      involvedKind: "Kustomization",
+      involvedName: "apps",
+      revision: "main@sha1:450796ddb2ab6724ee1cc32a4be56da032d1cca0",
+      reportingController: "kustomize-controller",
+    });
     expect(stored.objectId).not.toBeNull();
-    expect(await db.prisma().collectorNudge.findMany()).toMatchObject([{ clusterName: "prod-eu-1", kind: "Kustomization", namespace: "flux-system", name: "apps", reason: "webhook" }]);
+    expect(await db.prisma().collectorNudge.findMany()).toMatchObject([
+      { clusterName: "prod-eu-1", kind: "Kustomization", namespace: "flux-system", name: "apps", reason: "webhook" },
+    ]);
     await expect.poll(() => notifications).toContain(`${NUDGE_CHANNEL}:prod-eu-1`);
     const detail = await getObject({ cluster: "prod-eu-1", kind: "Kustomization", namespace: "flux-system", name: "apps" });
-    expect(detail?.timeline).toContainEqual(expect.objectContaining({ type: "webhook", reason: "ReconciliationSucceeded", at: "2026-11-21T10:00:00.000Z" }));
+    expect(detail?.timeline).toContainEqual(
+      expect.objectContaining({ type: "webhook", reason: "ReconciliationSucceeded", at: "2026-11-21T10:00:00.000Z" }),
+    );
   });
 
   it("ignores a redelivered event", async () => {

@@ -46,7 +46,8 @@ export function ObjectActionButtons({ target, suspended, csrfToken }: { target: 
       const body = (await res.json().catch(() => ({}))) as { status?: string; result?: string | null; error?: { message?: string } };
       if (!res.ok) setOutcome({ tone: "error", text: body.error?.message ?? `failed (HTTP ${res.status})` });
       else if (body.status === "ok") setOutcome({ tone: "ok", text: body.result ?? "done" });
-      else if (body.status === "pending") setOutcome({ tone: "pending", text: "Queued: the collector has not carried it out yet. The audit trail will show the result." });
+      else if (body.status === "pending")
+        setOutcome({ tone: "pending", text: "Queued: the collector has not carried it out yet. The audit trail will show the result." });
       else setOutcome({ tone: "error", text: body.result ?? "failed" });
     } catch {
       setOutcome({ tone: "error", text: "could not reach Crow's Nest" });
@@ -60,14 +61,32 @@ export function ObjectActionButtons({ target, suspended, csrfToken }: { target: 
   return (
     <div className="mt-2" data-testid="object-action-buttons">
       {confirming ? (
-        <div role="group" aria-label="Confirm action" className="flex flex-wrap items-center gap-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950">
+        <div
+          role="group"
+          aria-label="Confirm action"
+          className="flex flex-wrap items-center gap-2 rounded border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950"
+        >
           <span>
-            {LABEL[confirming]} {target.kind} <strong>{target.namespace}/{target.name}</strong> on <strong>{target.cluster}</strong>? This {EXPLAIN[confirming]}.
+            {LABEL[confirming]} {target.kind}{" "}
+            <strong>
+              {target.namespace}/{target.name}
+            </strong>{" "}
+            on <strong>{target.cluster}</strong>? This {EXPLAIN[confirming]}.
           </span>
-          <button type="button" disabled={busy} onClick={() => run(confirming)} className="rounded bg-zinc-900 px-3 py-1 font-medium text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => run(confirming)}
+            className="rounded bg-zinc-900 px-3 py-1 font-medium text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
+          >
             {busy ? "Working…" : `Yes, ${LABEL[confirming].toLowerCase()}`}
           </button>
-          <button type="button" disabled={busy} onClick={() => setConfirming(null)} className="rounded border border-zinc-300 px-3 py-1 dark:border-zinc-700">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => setConfirming(null)}
+            className="rounded border border-zinc-300 px-3 py-1 dark:border-zinc-700"
+          >
             Cancel
           </button>
         </div>

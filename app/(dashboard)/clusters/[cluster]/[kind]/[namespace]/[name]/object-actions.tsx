@@ -24,7 +24,9 @@ export async function ObjectActions({ cluster, kind, namespace, name, suspended,
   const entries = await listAuditEntries({ clusterName: cluster, kind: kindName(kind), namespace, name, limit: 10 });
   return (
     <section aria-labelledby="object-actions-title" className="mt-6" data-testid="object-actions">
-      <h2 id="object-actions-title" className="text-lg font-semibold">Actions</h2>
+      <h2 id="object-actions-title" className="text-lg font-semibold">
+        Actions
+      </h2>
       {session && actionable && canAct(session) ? (
         <ObjectActionButtons
           target={{ cluster, kind: kind.toLowerCase(), namespace, name }}

@@ -52,7 +52,8 @@ export function TimelineLive({ initial }: { initial: ObjectDetail }) {
           data-type={t.type}
           data-health={t.type === "transition" ? t.health : undefined}
           data-previous-health={t.type === "transition" ? (t.previousHealth ?? undefined) : undefined}
-          className="border-l-2 border-zinc-300 pl-3 text-sm dark:border-zinc-700">
+          className="border-l-2 border-zinc-300 pl-3 text-sm dark:border-zinc-700"
+        >
           <div className="flex flex-wrap items-center gap-2">
             <RelativeTime value={t.at} className="text-xs text-zinc-500" />
             {t.type === "transition" ? (
@@ -74,7 +75,9 @@ export function TimelineLive({ initial }: { initial: ObjectDetail }) {
               </>
             )}
           </div>
-          {t.message ? <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs text-zinc-700 dark:text-zinc-300">{t.message}</p> : null}
+          {t.message ? (
+            <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs text-zinc-700 dark:text-zinc-300">{t.message}</p>
+          ) : null}
           {t.revision ? <p className="mt-0.5 break-all font-mono text-xs text-zinc-500">revision {t.revision}</p> : null}
         </li>
       ))}

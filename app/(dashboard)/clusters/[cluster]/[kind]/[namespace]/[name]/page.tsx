@@ -57,8 +57,17 @@ export default async function ObjectPage({ params }: { params: Params }) {
   return (
     <>
       <nav aria-label="Breadcrumb" className="break-all text-sm text-zinc-600 dark:text-zinc-400">
-        <Link href="/clusters" className={link}>Clusters</Link> / <Link href={d.cluster.url} className={link}>{d.cluster.name}</Link> / {d.ref.kind} /{" "}
-        <span aria-current="page">{d.ref.namespace}/{d.ref.name}</span>
+        <Link href="/clusters" className={link}>
+          Clusters
+        </Link>{" "}
+        /{" "}
+        <Link href={d.cluster.url} className={link}>
+          {d.cluster.name}
+        </Link>{" "}
+        / {d.ref.kind} /{" "}
+        <span aria-current="page">
+          {d.ref.namespace}/{d.ref.name}
+        </span>
       </nav>
       <div className="mt-2 flex flex-wrap items-center gap-3">
         <h1 className="break-all text-2xl font-semibold">
@@ -68,22 +77,33 @@ export default async function ObjectPage({ params }: { params: Params }) {
       </div>
 
       {d.historical ? (
-        <div role="status" data-testid="historical" className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+        <div
+          role="status"
+          data-testid="historical"
+          className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+        >
           {d.historical.reason === "deleted" ? (
             <p className="font-semibold">
               This object was deleted <RelativeTime value={d.historical.asOf} />. What follows is its last known state and its history.
             </p>
           ) : (
             <p className="font-semibold">
-              Cluster {d.cluster.name} is unreachable{d.cluster.lastError ? ` (${d.cluster.lastError})` : ""}. This is the last known state, from{" "}
-              <RelativeTime value={d.historical.asOf} />.
+              Cluster {d.cluster.name} is unreachable{d.cluster.lastError ? ` (${d.cluster.lastError})` : ""}. This is the last known state,
+              from <RelativeTime value={d.historical.asOf} />.
             </p>
           )}
         </div>
       ) : null}
 
       {/* Operator actions (reconcile, suspend, resume) and the object's audit trail (auditEntries). */}
-      <ObjectActions cluster={d.ref.cluster} kind={p.kind} namespace={d.ref.namespace} name={d.ref.name} suspended={o.suspended} exists={!o.deletedAt} />
+      <ObjectActions
+        cluster={d.ref.cluster}
+        kind={p.kind}
+        namespace={d.ref.namespace}
+        name={d.ref.name}
+        suspended={o.suspended}
+        exists={!o.deletedAt}
+      />
 
       <Section id="status" title="Status">
         {o.readyMessage || o.stalledMessage ? (
@@ -95,7 +115,9 @@ export default async function ObjectPage({ params }: { params: Params }) {
             <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs" data-testid="ready-message">
               {o.readyMessage}
             </p>
-            {o.stalledMessage && o.stalledMessage !== o.readyMessage ? <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{o.stalledMessage}</p> : null}
+            {o.stalledMessage && o.stalledMessage !== o.readyMessage ? (
+              <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{o.stalledMessage}</p>
+            ) : null}
           </div>
         ) : null}
         <div className="mt-3">
@@ -119,21 +141,35 @@ export default async function ObjectPage({ params }: { params: Params }) {
               <caption className="sr-only">Conditions</caption>
               <thead>
                 <tr>
-                  <th scope="col" className={th}>Condition</th>
-                  <th scope="col" className={th}>Status</th>
-                  <th scope="col" className={th}>Reason</th>
-                  <th scope="col" className={th}>Message</th>
-                  <th scope="col" className={th}>Since</th>
+                  <th scope="col" className={th}>
+                    Condition
+                  </th>
+                  <th scope="col" className={th}>
+                    Status
+                  </th>
+                  <th scope="col" className={th}>
+                    Reason
+                  </th>
+                  <th scope="col" className={th}>
+                    Message
+                  </th>
+                  <th scope="col" className={th}>
+                    Since
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {o.conditions.map((c) => (
                   <tr key={c.type} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <th scope="row" className={`${td} font-medium`}>{c.type}</th>
+                    <th scope="row" className={`${td} font-medium`}>
+                      {c.type}
+                    </th>
                     <td className={td}>{c.status}</td>
                     <td className={td}>{c.reason ?? "–"}</td>
                     <td className={`${td} max-w-xl whitespace-pre-wrap break-words font-mono text-xs`}>{c.message}</td>
-                    <td className={`${td} whitespace-nowrap text-xs`}>{c.lastTransitionTime ? <RelativeTime value={c.lastTransitionTime} /> : "–"}</td>
+                    <td className={`${td} whitespace-nowrap text-xs`}>
+                      {c.lastTransitionTime ? <RelativeTime value={c.lastTransitionTime} /> : "–"}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -155,19 +191,37 @@ export default async function ObjectPage({ params }: { params: Params }) {
                   <HealthBadge health={d.source.health} />
                 </span>
               ) : o.url ? (
-                <span key="url" className="break-all font-mono text-xs">{o.url}</span>
+                <span key="url" className="break-all font-mono text-xs">
+                  {o.url}
+                </span>
               ) : (
                 "–"
               ),
             ],
-            ["Repository", d.source?.repositoryUrl ? <span key="repo" className="break-all font-mono text-xs">{d.source.repositoryUrl}</span> : o.url ? <span key="own" className="break-all font-mono text-xs">{o.url}</span> : "–"],
+            [
+              "Repository",
+              d.source?.repositoryUrl ? (
+                <span key="repo" className="break-all font-mono text-xs">
+                  {d.source.repositoryUrl}
+                </span>
+              ) : o.url ? (
+                <span key="own" className="break-all font-mono text-xs">
+                  {o.url}
+                </span>
+              ) : (
+                "–"
+              ),
+            ],
             ["Applied revision", <Revision key="a" info={d.revisions.applied} />],
             ["Attempted revision", <Revision key="t" info={d.revisions.attempted} />],
             [
               "Last good revision",
               d.revisions.lastGood ? (
                 <span key="g">
-                  <Revision info={d.revisions.lastGood} /> <span className="text-xs text-zinc-500">(<RelativeTime value={d.revisions.lastGood.at} />)</span>
+                  <Revision info={d.revisions.lastGood} />{" "}
+                  <span className="text-xs text-zinc-500">
+                    (<RelativeTime value={d.revisions.lastGood.at} />)
+                  </span>
                 </span>
               ) : (
                 "–"
@@ -208,21 +262,37 @@ export default async function ObjectPage({ params }: { params: Params }) {
                 <caption className="px-3 pt-2 text-left text-sm font-medium">Helm history (newest first)</caption>
                 <thead>
                   <tr>
-                    <th scope="col" className={th}>Release</th>
-                    <th scope="col" className={th}>Status</th>
-                    <th scope="col" className={th}>Action</th>
-                    <th scope="col" className={th}>Chart</th>
-                    <th scope="col" className={th}>App</th>
-                    <th scope="col" className={th}>Deployed</th>
+                    <th scope="col" className={th}>
+                      Release
+                    </th>
+                    <th scope="col" className={th}>
+                      Status
+                    </th>
+                    <th scope="col" className={th}>
+                      Action
+                    </th>
+                    <th scope="col" className={th}>
+                      Chart
+                    </th>
+                    <th scope="col" className={th}>
+                      App
+                    </th>
+                    <th scope="col" className={th}>
+                      Deployed
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {d.helm.history.map((h, i) => (
                     <tr key={i} className="border-t border-zinc-100 dark:border-zinc-800">
-                      <th scope="row" className={td}>v{h.version ?? "?"}</th>
+                      <th scope="row" className={td}>
+                        v{h.version ?? "?"}
+                      </th>
                       <td className={td}>{h.status ?? "–"}</td>
                       <td className={td}>{h.action ?? "–"}</td>
-                      <td className={`${td} font-mono text-xs`}>{h.chartName}@{h.chartVersion}</td>
+                      <td className={`${td} font-mono text-xs`}>
+                        {h.chartName}@{h.chartVersion}
+                      </td>
                       <td className={`${td} font-mono text-xs`}>{h.appVersion ?? "–"}</td>
                       <td className={`${td} text-xs`}>{h.lastDeployed ? <RelativeTime value={h.lastDeployed} /> : "–"}</td>
                     </tr>
@@ -241,10 +311,18 @@ export default async function ObjectPage({ params }: { params: Params }) {
               <caption className="sr-only">Last reconciliations as the controller reports them</caption>
               <thead>
                 <tr>
-                  <th scope="col" className={th}>Revision</th>
-                  <th scope="col" className={th}>Result</th>
-                  <th scope="col" className={th}>Runs</th>
-                  <th scope="col" className={th}>Last</th>
+                  <th scope="col" className={th}>
+                    Revision
+                  </th>
+                  <th scope="col" className={th}>
+                    Result
+                  </th>
+                  <th scope="col" className={th}>
+                    Runs
+                  </th>
+                  <th scope="col" className={th}>
+                    Last
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -292,17 +370,29 @@ export default async function ObjectPage({ params }: { params: Params }) {
               <caption className="sr-only">Events kept for this object</caption>
               <thead>
                 <tr>
-                  <th scope="col" className={th}>Last seen</th>
-                  <th scope="col" className={th}>Type</th>
-                  <th scope="col" className={th}>Reason</th>
-                  <th scope="col" className={th}>Message</th>
-                  <th scope="col" className={th}>Count</th>
+                  <th scope="col" className={th}>
+                    Last seen
+                  </th>
+                  <th scope="col" className={th}>
+                    Type
+                  </th>
+                  <th scope="col" className={th}>
+                    Reason
+                  </th>
+                  <th scope="col" className={th}>
+                    Message
+                  </th>
+                  <th scope="col" className={th}>
+                    Count
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {d.events.map((e, i) => (
                   <tr key={i} className="border-t border-zinc-100 dark:border-zinc-800">
-                    <td className={`${td} whitespace-nowrap text-xs`}><RelativeTime value={e.lastTimestamp} /></td>
+                    <td className={`${td} whitespace-nowrap text-xs`}>
+                      <RelativeTime value={e.lastTimestamp} />
+                    </td>
                     <td className={td}>{e.type}</td>
                     <td className={td}>{e.reason}</td>
                     <td className={`${td} max-w-xl whitespace-pre-wrap break-words font-mono text-xs`}>{e.message}</td>
@@ -316,7 +406,6 @@ export default async function ObjectPage({ params }: { params: Params }) {
           <p className="text-sm text-zinc-600 dark:text-zinc-400">No events kept (events are collected while an object is not ready).</p>
         )}
       </Section>
-
     </>
   );
 }

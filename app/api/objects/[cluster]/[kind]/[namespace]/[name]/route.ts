@@ -13,7 +13,10 @@ const params = z.object({
   kind: z.string().transform((k, ctx) => {
     const kind = kindFromSlug(k);
     if (!kind) {
-      ctx.addIssue({ code: "custom", message: `unknown kind "${k}" (use kustomization, helmrelease, gitrepository, ocirepository, helmrepository or helmchart)` });
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown kind "${k}" (use kustomization, helmrelease, gitrepository, ocirepository, helmrepository or helmchart)`,
+      });
       return z.NEVER;
     }
     return kind;
