@@ -9,7 +9,7 @@ import { createClusterClient, type ClientOptions, type KubeClusterClient } from 
 import { ClusterRequestError } from "../kube/errors";
 import { fromParts, kubeconfigFromSecret, KubeconfigError } from "../kube/kubeconfig";
 import { VIA_ORDER, type SecretStore } from "./discovery";
-import type { AccessPath } from "./types";
+import type { AccessPath } from "../db/types";
 
 export type { KubeClusterClient } from "../kube/client";
 

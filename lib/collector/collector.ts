@@ -28,7 +28,8 @@ import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEks
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
 import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
-import { applyPlan, healthCounts, planObjectWrites, type KnownObject } from "./changes";
+import { applyPlan, healthCounts, planObjectWrites } from "./changes";
+import type { KnownObject } from "../db/types";
 import { connectCluster, setClusterClientResolver, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
 import { acquireLeases, GLOBAL_JOBS_LEASE, liveReplicas, releaseLeases, renewLease } from "./leases";

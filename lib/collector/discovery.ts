@@ -18,7 +18,7 @@ import { FLUX_KINDS } from "../kube/flux";
 import { kubeconfigFromSecret, normaliseEndpoint, parseEksArn } from "../kube/kubeconfig";
 import { listAll } from "../kube/list";
 import type { ProvisioningRecord, SecretRef } from "../kube/types";
-import type { AccessPath, AccessVia, DiscoveredCluster } from "./types";
+import type { AccessPath, AccessVia, DiscoveredCluster } from "../db/types";
 
 type Raw = Record<string, unknown>;
 const obj = (v: unknown): Raw => (v && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : {});

@@ -1,7 +1,7 @@
 // Cluster rows: discovery results (upserted only when something differs), poll outcomes, version changes,
 // and clusters that left discovery (marked gone, never deleted).
 import type pg from "pg";
-import type { DiscoveredCluster, KubePollResult } from "../../collector/types";
+import type { DiscoveredCluster, KubePollResult } from "../types";
 import type { ProvisioningRecord } from "../../kube/types";
 
 type Db = Pick<pg.Pool, "query">;
