@@ -19,10 +19,7 @@ import { kubeconfigFromSecret, normaliseEndpoint, parseEksArn } from "../kube/ku
 import { listAll } from "../kube/list";
 import type { ProvisioningRecord, SecretRef } from "../kube/types";
 import type { AccessPath, AccessVia, DiscoveredCluster } from "../db/types";
-
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw => (v && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : {});
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+import { obj, type Raw, str } from "../kube/raw";
 
 /** Annotations a kubeconfig Secret may carry to name its cluster and region. */
 export const NAME_ANNOTATION = "crows-nest.io/cluster-name";

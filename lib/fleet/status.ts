@@ -7,6 +7,11 @@ export type StoredHealth = (typeof STORED_HEALTHS)[number];
 export const HEALTHS = [...STORED_HEALTHS, "stale", "unknown"] as const;
 export type Health = (typeof HEALTHS)[number];
 
+/** A health read back as text: a value this version does not know reads as "unknown", never as a guess. */
+export function parseHealth(value: string | null | undefined): Health {
+  return HEALTHS.find((h) => h === value) ?? "unknown";
+}
+
 export interface ConditionLike {
   type: string;
   status: string;

@@ -139,8 +139,7 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
               resolve(parsed);
               return;
             }
-            const retryAfter = res.headers["retry-after"];
-            fail(classifyHttpError(status, parsed, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
+            fail(classifyHttpError(status, parsed, res.headers["retry-after"]));
           });
         },
       );

@@ -143,8 +143,11 @@ export async function startAwsServers(options: StartAwsServersOptions): Promise<
   const providerArn = `arn:aws:iam::${HUB_ACCOUNT_ID}:oidc-provider/${issuer.replace(/^https:\/\//, "")}`;
 
   const tlsOptions = { key: state.tls.keyPem, cert: state.tls.certPem };
-  const eksServer = createServer(tlsOptions, createEksHandler({ model, runtime: options.runtime, clock: options.clock, realNow }));
-  const stsServer = createServer(tlsOptions, createStsHandler({ clock: options.clock, realNow, oidc: { issuer, publicKey, providerArn } }));
+  // The handlers answer every error themselves (500 with an AWS-shaped body); nothing is left to reject.
+  const eksHandler = createEksHandler({ model, runtime: options.runtime, clock: options.clock, realNow });
+  const stsHandler = createStsHandler({ clock: options.clock, realNow, oidc: { issuer, publicKey, providerArn } });
+  const eksServer = createServer(tlsOptions, (req, res) => void eksHandler(req, res));
+  const stsServer = createServer(tlsOptions, (req, res) => void stsHandler(req, res));
   const eksPort = await listen(eksServer, state.ports?.eks);
   const stsPort = await listen(stsServer, state.ports?.sts);
   state.ports = { eks: eksPort, sts: stsPort };
