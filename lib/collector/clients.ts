@@ -10,6 +10,7 @@ import { ClusterRequestError } from "../kube/errors";
 import { fromParts, kubeconfigFromSecret, KubeconfigError } from "../kube/kubeconfig";
 import { VIA_ORDER, type SecretStore } from "./discovery";
 import type { AccessPath } from "../db/types";
+import { oneLine } from "../errors";
 
 export type { KubeClusterClient } from "../kube/client";
 
@@ -38,10 +39,7 @@ export interface ConnectionContext {
 async function eksToken(ctx: ConnectionContext, eksName: string, region: string): Promise<string> {
   if (!ctx.aws) throw new ClusterRequestError("no AWS identity configured for EKS tokens (set EKS_REGIONS or AWS credentials)", "auth");
   const { credentials, roleArn } = await ctx.aws.forCluster(eksName, region).catch((err: unknown) => {
-    throw new ClusterRequestError(
-      `AWS credentials unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
-      "auth",
-    );
+    throw new ClusterRequestError(`AWS credentials unavailable: ${oneLine(err)}`, "auth");
   });
   const key = `${roleArn ?? credentials.accessKeyId}|${region}|${eksName}`;
   const { token } = await ctx.tokens.get(key, () =>

@@ -3,6 +3,7 @@
 // (c) Secrets carrying the discovery label, (d) EKS ListClusters per configured region. One cluster seen
 // through several paths is merged into one (by EKS ARN, endpoint, then name).
 import type { EksApi, EksClusterInfo } from "../aws/eks";
+import { mapLimit } from "../concurrency";
 import type { KubeClusterClient } from "../kube/client";
 import {
   compositeKindsFromXrds,
@@ -20,6 +21,7 @@ import { listAll } from "../kube/list";
 import type { ProvisioningRecord, SecretRef } from "../kube/types";
 import type { AccessPath, AccessVia, DiscoveredCluster } from "../db/types";
 import { obj, type Raw, str } from "../kube/raw";
+import { oneLine } from "../errors";
 
 /** Annotations a kubeconfig Secret may carry to name its cluster and region. */
 export const NAME_ANNOTATION = "crows-nest.io/cluster-name";
@@ -113,16 +115,6 @@ interface Candidate {
   provisioners: ProvisioningRecord[];
 }
 
-/** Runs `fn` over `items` with at most `limit` running at once. */
-export async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: Math.min(limit, queue.length) }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
-    }),
-  );
-}
-
 const VIA_ORDER: AccessVia[] = ["hub", "label-secret", "flux-secret", "crossplane-secret", "eks"];
 
 const pick = (labels: Record<string, string>, keys: string[]) => keys.map((k) => labels[k]).find((v) => typeof v === "string" && v) ?? null;
@@ -138,7 +130,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   const secrets = new SecretStore(hub);
   const candidates: Candidate[] = [];
   const eksInfo = new Map<string, EksClusterInfo>();
-  const note = (what: string, err: unknown) => problems.push(`${what}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+  const note = (what: string, err: unknown) => problems.push(`${what}: ${oneLine(err)}`);
 
   candidates.push({
     name: input.hubName,
@@ -220,6 +212,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
     await secrets.loadNamespace(namespace).catch((err) => note(`listing secrets in ${namespace}`, err));
   }
   for (const { ref, via, provisioner, labels } of refs) {
+    // get() only calls the API when its namespace could not be listed, which is already noted above.
     const secret = ref.name ? await secrets.get(ref.namespace, ref.name).catch(() => undefined) : undefined;
     const candidate = candidateFromSecret(ref, via, secret, provisioner, labels);
     if (candidate) candidates.push(candidate);
