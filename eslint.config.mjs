@@ -1,5 +1,6 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import tseslint from "typescript-eslint";
 
 // House rules the linter keeps. lib/testing/eslint-boundaries.test.ts proves each boundary rule fires.
 
@@ -51,7 +52,7 @@ const config = [
   {
     // Type-aware rules: an unawaited promise or an `any` flowing out of a query is a bug we want at lint time.
     files: TYPE_AWARE_FILES,
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",

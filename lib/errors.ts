@@ -29,12 +29,6 @@ export class NotFoundError extends AppError {
   }
 }
 
-export class ValidationError extends AppError {
-  constructor(message: string) {
-    super(message, "invalid_request", 400);
-  }
-}
-
 /**
  * The first non-empty line of any thrown value (an Error's message, an SDK error object's message, or the
  * value as text), for logs and one-line errors; `fallback` when there is none.

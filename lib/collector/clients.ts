@@ -103,22 +103,3 @@ export async function connectCluster(cluster: ClusterAccess, ctx: ConnectionCont
   const kc = await kubeconfigFor(cluster, ctx);
   return createClusterClient(cluster.name, kc, ctx.client);
 }
-
-// --- the seam for other jobs running in the collector process -----------------------------------
-
-type Resolver = (clusterName: string) => Promise<KubeClusterClient>;
-let resolver: Resolver | undefined;
-
-/** The collector registers how to reach clusters once it has started. */
-export function setClusterClientResolver(next: Resolver | undefined): void {
-  resolver = next;
-}
-
-/**
- * An authenticated client for a cluster by its name (as in cluster.name), with its connection secret
- * re-read. Use `getJson` / `mergePatch`. Throws ClusterRequestError (with `.kind`) when it cannot.
- */
-export async function getClusterClient(clusterName: string): Promise<KubeClusterClient> {
-  if (!resolver) throw new Error("the collector has not started: no cluster clients available");
-  return resolver(clusterName);
-}

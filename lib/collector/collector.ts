@@ -31,7 +31,7 @@ import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
 import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, healthCounts, planObjectWrites } from "./changes";
 import type { KnownObject } from "../db/types";
-import { connectCluster, setClusterClientResolver, type ClusterAccess, type ConnectionContext } from "./clients";
+import { connectCluster, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
 import { acquireLeases, GLOBAL_JOBS_LEASE, liveReplicas, releaseLeases, renewLease } from "./leases";
 import type { CollectorMetrics } from "./metrics";
@@ -121,7 +121,6 @@ export class Collector {
     // Also used without EKS regions: connection secrets with an endpoint but no token get an EKS token.
     this.aws = new AwsCredentials({ assumeRoles: settings.eksAssumeRoles, stsEndpoint: settings.stsEndpoint });
     for (const region of settings.eksRegions) this.eksApi(region);
-    setClusterClientResolver((name) => this.clientByName(name));
   }
 
   private eksApi(region: string): EksApi {
@@ -602,7 +601,6 @@ export class Collector {
 
   /** Gives back every lease and closes connections (shutdown). */
   async close(): Promise<void> {
-    setClusterClientResolver(undefined);
     await Promise.allSettled([...this.inFlight.values()]);
     await this.flushSuccesses().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "last poll successes not recorded"));
     await releaseLeases(this.db, this.replica).catch((err: unknown) =>

@@ -95,9 +95,6 @@ export function parseGoDuration(text: string | null | undefined): number | null 
   return consumed === text.length && consumed > 0 ? total : null;
 }
 
-/** Healths that belong on the failures page. */
-export const PROBLEM_HEALTHS: readonly Health[] = ["failing", "stalled", "stale"];
-
 /** Worst first: the order health is sorted and summarised in. */
 export const HEALTH_ORDER: readonly Health[] = ["stalled", "failing", "stale", "unknown", "progressing", "suspended", "ready"];
 

@@ -424,9 +424,3 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
     substitutions: substitutionList(c.substitutions),
   };
 }
-
-/** Every cluster (for the /clusters index and /go), active first. */
-export async function listClusterNames(): Promise<string[]> {
-  const { rows } = await getPool().query<{ name: string }>(`SELECT name FROM cluster ORDER BY (lifecycle = 'active') DESC, name`);
-  return rows.map((r) => r.name);
-}

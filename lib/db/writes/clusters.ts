@@ -182,26 +182,6 @@ export async function recordPollSuccesses(db: Db, successes: PollSuccess[]): Pro
   );
 }
 
-/** A successful poll: reachability, latency, counts and versions. */
-export async function recordPollSuccess(db: Db, clusterId: number, at: Date, poll: KubePollResult): Promise<void> {
-  await db.query(
-    `UPDATE cluster SET "lastAttemptAt" = $2, "lastSuccessAt" = $2, "latencyMs" = $3, "objectCount" = $4,
-            "kubernetesVersion" = COALESCE($5, "kubernetesVersion"), "kubeletVersions" = COALESCE($6::jsonb, "kubeletVersions"),
-            "fluxVersion" = COALESCE($7, "fluxVersion"), "fluxReport" = COALESCE($8::jsonb, "fluxReport"), "updatedAt" = $2
-      WHERE id = $1`,
-    [
-      clusterId,
-      at,
-      poll.latencyMs,
-      poll.objectCount,
-      poll.kubernetesVersion,
-      poll.kubeletVersions ? JSON.stringify(poll.kubeletVersions) : null,
-      poll.fluxVersion,
-      poll.fluxReport ? JSON.stringify(poll.fluxReport) : null,
-    ],
-  );
-}
-
 export async function recordPollFailure(
   db: Db,
   clusterId: number,

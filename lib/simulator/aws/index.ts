@@ -18,9 +18,6 @@ import { COLLECTOR_ROLE_ARN, COLLECTOR_SERVICE_ACCOUNT, HUB_ACCOUNT_ID, STATIC_U
 import { WEB_IDENTITY_AUDIENCE, createStsHandler } from "./sts-server";
 import { verifyEksToken as verifyAt } from "./token";
 
-export { mintEksToken, presignGetCallerIdentityUrl, decodeEksToken, TOKEN_PREFIX } from "./token";
-export { STATIC_USER, CROSSPLANE_IDENTITY, COLLECTOR_ROLE_ARN, COLLECTOR_SERVICE_ACCOUNT } from "./identities";
-
 /**
  * Verifies an EKS bearer token for a cluster. Tokens are judged at simulated time `nowMs` (the tokens in the
  * connection secrets are minted on the simulated clock) and at wall-clock time (clients such as the collector
