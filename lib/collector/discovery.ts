@@ -100,20 +100,8 @@ export interface DiscoveryResult {
   eksInfo: Map<string, EksClusterInfo>;
 }
 
-interface Candidate {
-  name: string;
-  via: AccessVia;
-  path: AccessPath;
-  endpoint: string | null;
-  eksArn: string | null;
-  eksName: string | null;
-  region: string | null;
-  accountId: string | null;
-  env: string | null;
-  team: string | null;
-  labels: Record<string, string>;
-  provisioners: ProvisioningRecord[];
-}
+/** One way to one cluster, before the ways to the same cluster are merged into a DiscoveredCluster. */
+type Candidate = Omit<DiscoveredCluster, "role" | "accessPaths"> & { via: AccessVia; path: AccessPath };
 
 const VIA_ORDER: AccessVia[] = ["hub", "label-secret", "flux-secret", "crossplane-secret", "eks"];
 

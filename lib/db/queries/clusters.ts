@@ -6,17 +6,9 @@ import { clusterPath, objectPath } from "../../fleet/urls";
 import { supportInfo, type SupportInfo } from "../../upgrades/support";
 import { obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
-import type {
-  ClusterRow,
-  EksVersionRow,
-  FluxObjectRow,
-  FluxObjectTransitionRow,
-  ManagedAddonRow,
-  NodeGroupRow,
-  ProvisioningResourceRow,
-} from "../rows";
+import type { ClusterRow, EksVersionRow, FluxObjectRow, ManagedAddonRow, NodeGroupRow, ProvisioningResourceRow } from "../rows";
 import { emptyCounts, type HealthCounts } from "./fleet";
-import { healthOf, iso, reachabilityOf, substitutionList } from "./shared";
+import { healthOf, iso, reachabilityOf, substitutionList, type TransitionListRow } from "./shared";
 
 export interface AccessPath {
   via: string;
@@ -202,20 +194,7 @@ type ClusterObjectRow = Pick<
   | "deletedAt"
 >;
 
-type ClusterTransitionRow = Pick<
-  FluxObjectTransitionRow,
-  | "at"
-  | "change"
-  | "fields"
-  | "health"
-  | "previousHealth"
-  | "readyReason"
-  | "readyMessage"
-  | "appliedRevision"
-  | "attemptedRevision"
-  | "chartVersion"
-> &
-  Pick<FluxObjectRow, "kind" | "namespace" | "name">;
+type ClusterTransitionRow = TransitionListRow & Pick<FluxObjectRow, "kind" | "namespace" | "name">;
 
 type ProvisionerRow = Pick<
   ProvisioningResourceRow,

@@ -8,8 +8,8 @@ import { failingForSeconds, parseHealth, type Health, type Reachability } from "
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { num, obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
-import type { AuditEntryRow, ClusterRow, FluxObjectRow, FluxObjectTransitionRow, KubeEventRow, WebhookEventRow } from "../rows";
-import { healthOf, iso, parseDependsOn, reachabilityOf } from "./shared";
+import type { AuditEntryRow, ClusterRow, FluxObjectRow, KubeEventRow, WebhookEventRow } from "../rows";
+import { healthOf, iso, parseDependsOn, reachabilityOf, type TransitionListRow } from "./shared";
 
 export interface ObjectRef {
   cluster: string;
@@ -179,19 +179,6 @@ type RelatedRow = Pick<
   FluxObjectRow,
   "kind" | "namespace" | "name" | "health" | "intervalSeconds" | "lastReconcileAt" | "url" | "appliedRevision" | "deletedAt"
 >;
-type TimelineTransitionRow = Pick<
-  FluxObjectTransitionRow,
-  | "at"
-  | "change"
-  | "fields"
-  | "health"
-  | "previousHealth"
-  | "readyReason"
-  | "readyMessage"
-  | "appliedRevision"
-  | "attemptedRevision"
-  | "chartVersion"
->;
 type TimelineWebhookRow = Pick<
   WebhookEventRow,
   "receivedAt" | "eventTime" | "severity" | "reason" | "message" | "revision" | "reportingController"
@@ -229,7 +216,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
           [o.clusterId, related.map((r) => r.kind), related.map((r) => r.namespace), related.map((r) => r.name)],
         )
       : Promise.resolve({ rows: [] as RelatedRow[] }),
-    pool.query<TimelineTransitionRow>(
+    pool.query<TransitionListRow>(
       `SELECT at, change, fields, health, "previousHealth", "readyReason", "readyMessage", "appliedRevision", "attemptedRevision", "chartVersion"
        FROM flux_object_transition WHERE "objectId" = $1 ORDER BY at DESC, id DESC LIMIT 200`,
       [o.id],
