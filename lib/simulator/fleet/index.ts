@@ -10,10 +10,9 @@ import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, helmAttempt, tickPha
 import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
 import { controlPlaneAt, gitVersionOf } from "./versions";
 
-export { DISCOVERY_LABEL, LABEL_SECRETS_NAMESPACE, COMPOSITE_API, connectionSecretOf, eksArn, oidcIssuer } from "./hub";
+export { DISCOVERY_LABEL, connectionSecretOf } from "./hub";
 export { TIMELINE } from "./timeline";
-export { ROLE_INDEX, HUB_NAME, spokeName, type SpokeSpec } from "./topology";
-export { fluxDistributionOf, hasFluxOperator } from "./flux-report";
+export { type SpokeSpec } from "./topology";
 
 export interface FleetModelOptions {
   /** number of clusters including the hub (so `clusters - 1` spokes) */
