@@ -60,6 +60,8 @@ export class FleetRuntime implements RuntimeInfo {
         registry.ensureServed(group, FLUX_KINDS);
       }
       if (cluster.role === "hub") for (const group of CROSSPLANE_GROUPS) registry.ensureServed(group);
+      // Argo CD runs on the hub (its CRDs are installed there, so the kinds answer even when empty).
+      if (cluster.role === "hub") registry.ensureServed("argoproj.io");
       // Distinct starting revisions per cluster, like unrelated etcds.
       const store = new ClusterStore(cluster.name, registry, 1000 + (hash(cluster.name) % 9000));
       const ca = options.cas.get(cluster.name);
