@@ -2,6 +2,7 @@
 // are derived from this registry, so a model that returns a kind the registry has never seen (e.g. a
 // Crossplane composite in the fleet's own API group) gets served without code changes.
 import type { KubeObject } from "../contract";
+import { newestOperationOverlay } from "./argocd-controller";
 
 export interface PrinterColumn {
   name: string;
@@ -40,6 +41,8 @@ export interface ResourceType {
   fieldSelectors?: string[];
   /** Resources that only exist for the kinds of cluster that hold them still get discovered everywhere. */
   verbs?: string[];
+  /** Adjusts a client overlay to the model's newer base before rendering (see argocd-controller.ts). */
+  overlayFor?: (base: KubeObject, overlay: unknown) => unknown;
 }
 
 export const groupVersionOf = (type: ResourceType) => (type.group ? `${type.group}/${type.version}` : type.version);
@@ -80,6 +83,7 @@ export const ARGOCD_TYPES: ResourceType[] = [
     namespaced: true,
     shortNames: ["app", "apps"],
     hasStatus: false,
+    overlayFor: newestOperationOverlay,
     columns: [
       { name: "Sync Status", type: "string", jsonPath: ".status.sync.status" },
       { name: "Health Status", type: "string", jsonPath: ".status.health.status" },

@@ -217,7 +217,8 @@ export class ClusterStore {
   // --- building objects ------------------------------------------------------------------------------
 
   private render(entry: Entry, base: KubeObject, rv: number): ObjectVersion {
-    const object = (entry.overlay === undefined ? { ...base } : applyMergePatch(base, entry.overlay)) as KubeObject;
+    const overlay = entry.overlay !== undefined && entry.type.overlayFor ? entry.type.overlayFor(base, entry.overlay) : entry.overlay;
+    const object = (overlay === undefined ? { ...base } : applyMergePatch(base, overlay)) as KubeObject;
     const metadata = { ...object.metadata };
     entry.filledUid = metadata.uid === undefined;
     entry.filledCreationTimestamp = metadata.creationTimestamp === undefined;
