@@ -1,6 +1,6 @@
 // Argo CD Applications and ApplicationSets as listed from the API server → the records we store. The health
 // verdict comes from lib/fleet/argocd-status.ts; this file only reads Argo CD's fields (v3.5 shapes).
-import { argoApplicationHealth, argoApplicationSetHealth, type ArgoResourceHealthInput } from "../../fleet/argocd-status";
+import { argoApplicationHealth, argoApplicationSetHealth, type ArgoHealth, type ArgoResourceHealthInput } from "../../fleet/argocd-status";
 import { newestTransition, toConditions } from "../flux";
 import type { Condition } from "../types";
 import {
@@ -215,10 +215,15 @@ function appConditions(raw: unknown): Condition[] {
 
 const READY_STATUS = { ready: "True", failing: "False", stalled: "False" } as Record<string, string>;
 
-function baseRecord<K extends ArgoKind>(kind: K, raw: Raw) {
+/** The common fields, with the verdict in the Flux-named readiness fields. */
+function baseRecord<K extends ArgoKind>(kind: K, raw: Raw, verdict: { health: ArgoHealth; reason: string; message: string }) {
   const metadata = obj(raw.metadata);
   return {
     kind,
+    health: verdict.health,
+    readyStatus: READY_STATUS[verdict.health] ?? "Unknown",
+    readyReason: verdict.reason,
+    readyMessage: verdict.message,
     apiVersion: str(raw.apiVersion) ?? `${ARGOCD_GROUP}/${ARGOCD_VERSION}`,
     namespace: str(metadata.namespace) ?? "",
     name: str(metadata.name) ?? "",
@@ -320,11 +325,7 @@ export function toArgoApplication(raw: Raw): ArgoApplicationRecord {
   };
 
   return {
-    ...baseRecord("Application", raw),
-    health: verdict.health,
-    readyStatus: READY_STATUS[verdict.health] ?? "Unknown",
-    readyReason: verdict.reason,
-    readyMessage: verdict.message,
+    ...baseRecord("Application", raw, verdict),
     reconciling: operation?.phase === "Running" || operationRequested,
     conditions,
     attemptedRevision,
@@ -369,11 +370,7 @@ export function toArgoApplicationSet(raw: Raw): ArgoApplicationSetRecord {
   };
   const { template: _template, ...keptAppSetSpec } = spec;
   return {
-    ...baseRecord("ApplicationSet", raw),
-    health: verdict.health,
-    readyStatus: READY_STATUS[verdict.health] ?? "Unknown",
-    readyReason: verdict.reason,
-    readyMessage: verdict.message,
+    ...baseRecord("ApplicationSet", raw, verdict),
     reconciling: conditions.some((c) => c.type === "RolloutProgressing" && c.status === "True"),
     conditions,
     attemptedRevision: null,
