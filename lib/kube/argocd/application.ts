@@ -27,6 +27,7 @@ export interface ArgoKindInfo {
   hasStatusSubresource: boolean;
 }
 
+/** @public What the collector lists per cluster once Argo CD sessions are wired in (issue 15). */
 export const ARGO_KINDS: readonly ArgoKindInfo[] = [
   { kind: "Application", group: ARGOCD_GROUP, plural: "applications", version: ARGOCD_VERSION, hasStatusSubresource: false },
   { kind: "ApplicationSet", group: ARGOCD_GROUP, plural: "applicationsets", version: ARGOCD_VERSION, hasStatusSubresource: true },

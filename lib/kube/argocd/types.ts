@@ -243,4 +243,5 @@ export interface ArgoApplicationSetDetails {
 type ArgoRecordBase = Omit<FluxObjectRecord, "kind" | "health"> & { health: ArgoHealth };
 export type ArgoApplicationRecord = ArgoRecordBase & { kind: "Application"; argo: ArgoApplicationDetails };
 export type ArgoApplicationSetRecord = ArgoRecordBase & { kind: "ApplicationSet"; appSet: ArgoApplicationSetDetails };
+/** @public The record type the collector writes for Argo CD kinds once they are collected (issue 15). */
 export type ArgoObjectRecord = ArgoApplicationRecord | ArgoApplicationSetRecord;

@@ -22,7 +22,7 @@ import { controlPlaneAt, gitVersionOf } from "./versions";
 export { DISCOVERY_LABEL, connectionSecretOf } from "./hub";
 export { TIMELINE } from "./timeline";
 export { type SpokeSpec } from "./topology";
-export { ARGOCD_NS, ARGO_TIMELINE, argoSpokeSpecs, type ArgoSpokeSpec } from "./argocd";
+export { type ArgoSpokeSpec } from "./argocd";
 
 export interface FleetModelOptions {
   /** number of clusters including the hub (so `clusters - 1` spokes) */
