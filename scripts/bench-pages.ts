@@ -1,11 +1,11 @@
-// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C]
+// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C] [--heap-mb H]
 // Server-render time of the pages people open most, on a realistic database: a throw-away embedded
 // PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
 // (transitions, version changes, Events, webhook events), served by the production build (`next start`).
 // Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
 // loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. Then C
 // clients fetch the pages at once, and the web server's resident memory is printed: after start, its peak
-// under that load, and idle 10 s later (NODE_OPTIONS, e.g. --max-old-space-size, is passed through).
+// under that load, and idle 10 s later; --heap-mb caps the web server's V8 heap as the Helm chart does.
 // The last line is one JSON object with every figure.
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -26,12 +26,13 @@ const { values } = parseArgs({
     "history-days": { type: "string", default: "365" },
     samples: { type: "string", default: "30" },
     clients: { type: "string", default: "20" },
+    "heap-mb": { type: "string" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
 });
 if (values.help) {
-  console.log("usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C]");
+  console.log("usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C] [--heap-mb H]");
   process.exit(0);
 }
 const clusters = Number(values.clusters);
@@ -39,6 +40,14 @@ const objects = Number(values.objects);
 const historyDays = Number(values["history-days"]);
 const samples = Number(values.samples);
 const clients = Number(values.clients);
+const heapMb = values["heap-mb"] === undefined ? undefined : Number(values["heap-mb"]);
+if (heapMb !== undefined && (!Number.isInteger(heapMb) || heapMb < 64)) {
+  console.error("--heap-mb must be an integer of at least 64");
+  process.exit(2);
+}
+/** NODE_OPTIONS of the web server: the caller's, plus the heap cap when asked for. */
+const webNodeOptions =
+  [process.env.NODE_OPTIONS, heapMb ? `--max-old-space-size=${heapMb}` : undefined].filter(Boolean).join(" ") || undefined;
 for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples, clients })) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a positive integer`);
@@ -342,6 +351,7 @@ async function main() {
       AUTH_MODE: "none",
       HOSTNAME: "127.0.0.1",
       LOG_LEVEL: "warn",
+      ...(webNodeOptions ? { NODE_OPTIONS: webNodeOptions } : {}),
     },
     { quiet: true },
   );
@@ -386,7 +396,7 @@ async function main() {
   console.log(`  object page: ${targets[3][1]}`);
   const mb = (v: number | null) => (v === null ? "n/a" : `${v} MB`);
   console.log(
-    `  web server memory (RSS): ${mb(rssStartMb)} after start, peak ${mb(load.peakMb)} while ${clients} clients fetched the 4 pages ${LOAD_ROUNDS} times each (${load.seconds.toFixed(1)} s), ${mb(rssIdleMb)} idle 10 s later; NODE_OPTIONS=${process.env.NODE_OPTIONS ?? "(none)"}`,
+    `  web server memory (RSS): ${mb(rssStartMb)} after start, peak ${mb(load.peakMb)} while ${clients} clients fetched the 4 pages ${LOAD_ROUNDS} times each (${load.seconds.toFixed(1)} s), ${mb(rssIdleMb)} idle 10 s later; web NODE_OPTIONS=${webNodeOptions ?? "(none)"}`,
   );
   console.log("  data fn: median of the page's data function (getFreshness for the baseline) called in-process, before the server started");
   console.log(`  load average at end ${loadAtEnd.join(" ")}`);
@@ -429,7 +439,7 @@ async function main() {
     webRssIdleMb: rssIdleMb,
     concurrentClients: clients,
     concurrentSeconds: Number(load.seconds.toFixed(1)),
-    nodeOptions: process.env.NODE_OPTIONS ?? null,
+    webNodeOptions: webNodeOptions ?? null,
     cores: os.cpus().length,
     loadAverageStart: loadAtStart,
     loadAverageEnd: loadAtEnd,
