@@ -7,8 +7,10 @@ import { connection } from "next/server";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { Facts, link, Section, tableBox, td, th } from "@/app/_components/triage-section";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getCluster, type ClusterObject } from "@/lib/db/queries/clusters";
 import { FLUX_KINDS, kindSlug } from "@/lib/fleet/kinds";
+import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { formatDuration } from "@/lib/time";
 import { Counts } from "../../_fleet/fleet-live.client";
 
@@ -16,7 +18,7 @@ type Params = Promise<{ cluster: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { cluster } = await params;
-  return { title: decodeURIComponent(cluster) };
+  return { title: routeParam(cluster) ?? "Not found" };
 }
 
 function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[] }) {
@@ -77,8 +79,9 @@ function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[
 
 export default async function ClusterPage({ params }: { params: Params }) {
   await connection();
-  const { cluster: raw } = await params;
-  const c = await getCluster(decodeURIComponent(raw));
+  await requirePageSession();
+  const { cluster } = await readPageParams(params);
+  const c = await getCluster(cluster);
   if (!c) notFound();
   const unreachable = c.reachability === "unreachable" || c.reachability === "gone";
   const support = c.versions.support;

@@ -9,24 +9,20 @@ import { connection } from "next/server";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { Facts, link, Section, tableBox, td, th } from "@/app/_components/triage-section";
+import { requirePageSession } from "@/lib/auth/guard";
+import { actionsBlockedReason } from "@/lib/actions/types";
 import { getObject, type RevisionInfo } from "@/lib/db/queries/objects";
 import { kindFromSlug } from "@/lib/fleet/kinds";
+import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { ObjectActions } from "./object-actions";
 import { ObjectStatusLive, TimelineLive } from "./object-live.client";
 
 type Params = Promise<{ cluster: string; kind: string; namespace: string; name: string }>;
 
-const decode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
-
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const p = await params;
-  return { title: `${decode(p.namespace)}/${decode(p.name)} · ${decode(p.cluster)}` };
+  const [namespace, name, cluster] = [routeParam(p.namespace), routeParam(p.name), routeParam(p.cluster)];
+  return { title: namespace && name && cluster ? `${namespace}/${name} · ${cluster}` : "Not found" };
 }
 
 function Revision({ info }: { info: RevisionInfo | null }) {
@@ -47,10 +43,11 @@ function Revision({ info }: { info: RevisionInfo | null }) {
 
 export default async function ObjectPage({ params }: { params: Params }) {
   await connection();
-  const p = await params;
+  await requirePageSession();
+  const p = await readPageParams(params);
   const kind = kindFromSlug(p.kind);
   if (!kind) notFound();
-  const d = await getObject({ cluster: decode(p.cluster), kind, namespace: decode(p.namespace), name: decode(p.name) });
+  const d = await getObject({ cluster: p.cluster, kind, namespace: p.namespace, name: p.name });
   if (!d) notFound();
   const o = d.object;
   const ready = o.conditions.find((c) => c.type === "Ready");
@@ -103,6 +100,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
         name={d.ref.name}
         suspended={o.suspended}
         exists={!o.deletedAt}
+        blocked={actionsBlockedReason(d.cluster)}
       />
 
       <Section id="status" title="Status">
