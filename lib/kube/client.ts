@@ -1,12 +1,11 @@
 // An HTTPS client for one cluster's API server. Authentication and TLS material come from a client-node
 // KubeConfig (static tokens, client certificates, exec plugins, in-cluster service accounts); requests go
 // through one keep-alive agent per cluster, with a deadline per request and retries with backoff + jitter.
-import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
+import { connectionSettings, serverOf, type TlsMaterial, tlsFingerprint } from "./connection";
 import { backoffMs, classifyHttpError, classifyNetworkError, ClusterRequestError } from "./errors";
-import { oneLine } from "../errors";
 
 export interface ClientOptions {
   /** Deadline of one HTTP request (connect to last byte). */
@@ -37,15 +36,8 @@ interface Prepared {
 // or client certificate gets a fresh agent.
 const agents = new Map<string, { fingerprint: string; agent: http.Agent }>();
 
-function agentFor(clusterKey: string, isHttps: boolean, tls: https.AgentOptions): http.Agent {
-  const fingerprint = createHash("sha1")
-    .update(String(isHttps))
-    .update(String(tls.ca ?? ""))
-    .update(String(tls.cert ?? ""))
-    .update(String(tls.key ?? ""))
-    .update(String(tls.rejectUnauthorized))
-    .update(String(tls.servername ?? ""))
-    .digest("hex");
+function agentFor(clusterKey: string, isHttps: boolean, tls: TlsMaterial): http.Agent {
+  const fingerprint = tlsFingerprint(isHttps, tls);
   const existing = agents.get(clusterKey);
   if (existing?.fingerprint === fingerprint) return existing.agent;
   existing?.agent.destroy();
@@ -70,35 +62,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client for the current context of `kc`. `clusterKey` identifies the agent to reuse across cycles. */
 export function createClusterClient(clusterKey: string, kc: KubeConfig, options: ClientOptions): KubeClusterClient {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new ClusterRequestError("kubeconfig has no server for its current context", "other");
-  const server = cluster.server.replace(/\/+$/, "");
+  const server = serverOf(kc);
   let prepared: Promise<Prepared> | undefined;
   let requests = 0;
   const attempts = options.attempts ?? 3;
 
   const prepare = (): Promise<Prepared> =>
-    (prepared ??= (async () => {
-      const opts: https.RequestOptions & { headers: Record<string, string> } = { headers: {} };
-      try {
-        await kc.applyToHTTPSOptions(opts);
-      } catch (err) {
+    (prepared ??= connectionSettings(kc).then(
+      ({ url, headers, tls }) => ({ url, headers, agent: agentFor(clusterKey, url.protocol === "https:", tls) }),
+      (err: unknown) => {
         prepared = undefined;
-        throw new ClusterRequestError(`credentials unavailable: ${oneLine(err)}`, "auth");
-      }
-      const url = new URL(server);
-      const headers: Record<string, string> = { Accept: "application/json", "User-Agent": "crows-nest-collector" };
-      for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
-      if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
-      const tls: https.AgentOptions = {
-        ca: opts.ca,
-        cert: opts.cert,
-        key: opts.key,
-        servername: opts.servername,
-        rejectUnauthorized: opts.rejectUnauthorized,
-      };
-      return { url, agent: agentFor(clusterKey, url.protocol === "https:", tls), headers };
-    })());
+        throw err;
+      },
+    ));
 
   async function once(method: string, path: string, body: string | undefined, contentType: string | undefined): Promise<unknown> {
     const p = await prepare();
