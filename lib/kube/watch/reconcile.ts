@@ -45,7 +45,10 @@ export function reconcileList(known: KnownObjects, items: Raw[], typeMeta: { api
     seen.add(key);
     const next = knownOf(object);
     const before = known.get(key);
-    if (before && before.resourceVersion === next.resourceVersion) continue;
+    if (before && before.resourceVersion === next.resourceVersion) {
+      before.uid ??= next.uid; // seeded from the consumer without one
+      continue;
+    }
     if (before && before.uid && next.uid && before.uid !== next.uid) {
       changes.push({ type: "deleted", key, object: deletedStub(key, before, typeMeta) });
       changes.push({ type: "added", key, object, known: next });
