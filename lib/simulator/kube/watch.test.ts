@@ -125,7 +125,7 @@ describe("HTTP/2 like kube-apiserver", () => {
     await sim.setFault("spoke-1", { http1Only: true });
     const endpoint = info(sim, "spoke-1");
     const url = new URL(endpoint.endpoint);
-    const alpn = await new Promise<string | false>((resolve, reject) => {
+    const alpn = await new Promise<string | false | null>((resolve, reject) => {
       const socket = tls.connect({
         host: url.hostname,
         port: Number(url.port),
