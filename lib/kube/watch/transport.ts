@@ -33,7 +33,7 @@ export interface TransportStats {
   protocol: Protocol | null;
   /** HTTP requests sent: list pages and watch starts. */
   requests: number;
-  /** TLS connections opened so far (one per h2 connection or HTTP/1.1 socket). */
+  /** Connections established so far (one per h2 connection or HTTP/1.1 socket; failed attempts not counted). */
   connections: number;
   /** TCP sockets open now. */
   openSockets: number;
@@ -275,11 +275,11 @@ export class ClusterTransport {
         });
         armTimeout(() => request.destroy());
         request.on("socket", (socket) => {
-          if (!(socket as { counted?: boolean }).counted) {
-            (socket as { counted?: boolean }).counted = true;
+          // A new socket connects (and is counted) once; a reused keep-alive socket is already connected.
+          socket.once(isHttps ? "secureConnect" : "connect", () => {
             this.counters.connections++;
             this.negotiated ??= "http/1.1";
-          }
+          });
         });
         request.on("error", (err) => reject(classifyNetworkError(err)));
         request.on("response", (response) => {
@@ -320,10 +320,10 @@ export class ClusterTransport {
     return this.deadline("no TLS handshake", (armTimeout) => {
       return new Promise<http2.ClientHttp2Session | null>((resolve, reject) => {
         const socket = tls.connect({ ...settings.tls, host, port, servername, ALPNProtocols: ["h2", "http/1.1"] });
-        this.counters.connections++;
         armTimeout(() => socket.destroy());
         socket.once("error", (err) => reject(classifyNetworkError(err)));
         socket.once("secureConnect", () => {
+          this.counters.connections++;
           if (socket.alpnProtocol !== "h2") {
             // HTTP/1.1 only (a proxy in front, or h2 switched off): remember it, use keep-alive sockets.
             this.negotiated = "http/1.1";
