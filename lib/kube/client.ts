@@ -5,7 +5,7 @@ import http from "node:http";
 import https from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 import { connectionSettings, serverOf, type TlsMaterial, tlsFingerprint } from "./connection";
-import { backoffMs, classifyHttpError, classifyNetworkError, ClusterRequestError } from "./errors";
+import { backoffMs, classifyNetworkError, ClusterRequestError, jsonOrError } from "./errors";
 
 export interface ClientOptions {
   /** Deadline of one HTTP request (connect to last byte). */
@@ -97,23 +97,13 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
           res.on("end", () => {
             clearTimeout(timer);
             const status = res.statusCode ?? 0;
-            const text = Buffer.concat(chunks).toString("utf8");
-            let parsed: unknown;
-            try {
-              parsed = text ? JSON.parse(text) : undefined;
-            } catch {
-              parsed = undefined;
-            }
-            if (status >= 200 && status < 300) {
-              if (parsed === undefined && text) {
-                fail(new ClusterRequestError(`invalid JSON in a ${status} response (${text.length} bytes, truncated?)`, "other"));
-                return;
-              }
-              options.onRequest?.({ ok: true, status, ms: Date.now() - started });
-              resolve(parsed);
+            const result = jsonOrError(status, Buffer.concat(chunks).toString("utf8"), res.headers["retry-after"]);
+            if (!result.ok) {
+              fail(result.error);
               return;
             }
-            fail(classifyHttpError(status, parsed, res.headers["retry-after"]));
+            options.onRequest?.({ ok: true, status, ms: Date.now() - started });
+            resolve(result.value);
           });
         },
       );

@@ -8,6 +8,7 @@ import { startSimulator, type RunningSimulator } from "../../simulator/index";
 import { createTestFleet } from "../../simulator/kube/testing";
 import { fromParts } from "../kubeconfig";
 import { createWatchEngine, type WatchEngine, type WatchEngineOptions, type WatchEvent, type WatchResource } from "./engine";
+import { clusterWatchResources } from "./resources";
 
 const KS = { group: "kustomize.toolkit.fluxcd.io", version: "v1", plural: "kustomizations" };
 const KUSTOMIZATIONS: WatchResource = { ...KS, kind: "Kustomization" };
@@ -18,16 +19,7 @@ const EVENTS: WatchResource = {
   kind: "Event",
   fieldSelector: "involvedObject.kind=Kustomization",
 };
-const ALL_KINDS: WatchResource[] = [
-  KUSTOMIZATIONS,
-  { group: "helm.toolkit.fluxcd.io", version: "v2", plural: "helmreleases", kind: "HelmRelease" },
-  { group: "source.toolkit.fluxcd.io", version: "v1", plural: "gitrepositories", kind: "GitRepository" },
-  { group: "source.toolkit.fluxcd.io", version: "v1", plural: "ocirepositories", kind: "OCIRepository" },
-  { group: "source.toolkit.fluxcd.io", version: "v1", plural: "helmrepositories", kind: "HelmRepository" },
-  { group: "source.toolkit.fluxcd.io", version: "v1", plural: "helmcharts", kind: "HelmChart" },
-  { group: "", version: "v1", plural: "nodes", kind: "Node" },
-  EVENTS,
-];
+const ALL_KINDS = clusterWatchResources();
 
 let sim: RunningSimulator;
 let outDir: string;

@@ -15,7 +15,7 @@ import tls from "node:tls";
 import type { Readable } from "node:stream";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { connectionSettings, type ConnectionSettings, tlsFingerprint } from "../connection";
-import { classifyHttpError, classifyNetworkError, ClusterRequestError } from "../errors";
+import { classifyNetworkError, ClusterRequestError, jsonOrError } from "../errors";
 
 export type Protocol = "h2" | "http/1.1";
 
@@ -122,20 +122,9 @@ export class ClusterTransport {
         ended = true;
         clearTimeout(timer);
         finish();
-        const text = Buffer.concat(chunks).toString("utf8");
-        let parsed: unknown;
-        try {
-          parsed = text ? JSON.parse(text) : undefined;
-        } catch {
-          parsed = undefined;
-        }
-        if (opened.status < 200 || opened.status >= 300) {
-          reject(classifyHttpError(opened.status, parsed, headerValue(opened.headers["retry-after"])));
-        } else if (parsed === undefined) {
-          reject(new ClusterRequestError(`invalid JSON in a ${opened.status} response (${bytes} bytes)`, "other"));
-        } else {
-          resolve(parsed);
-        }
+        const result = jsonOrError(opened.status, Buffer.concat(chunks).toString("utf8"), headerValue(opened.headers["retry-after"]));
+        if (result.ok) resolve(result.value);
+        else reject(result.error);
       });
     });
   }
@@ -149,13 +138,9 @@ export class ClusterTransport {
     if (opened.status !== 200) {
       const body = await readSmallBody(opened.body);
       opened.abort();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body);
-      } catch {
-        parsed = undefined;
-      }
-      throw classifyHttpError(opened.status, parsed, headerValue(opened.headers["retry-after"]));
+      const result = jsonOrError(opened.status, body, headerValue(opened.headers["retry-after"]));
+      // A 2xx other than 200 is no watch either.
+      throw result.ok ? new ClusterRequestError(`HTTP ${opened.status} to a watch request`, "http", opened.status) : result.error;
     }
     let settle!: (how: "server" | "client" | ClusterRequestError) => void;
     const done = new Promise<"server" | "client">((resolve, reject) => {
