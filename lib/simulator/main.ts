@@ -13,7 +13,8 @@ const USAGE = `usage: npm run sim -- --out DIR [--clusters N] [--objects M] [--s
   --speed X       simulated seconds per real second (default 1)
   --churn R       object changes per second spread over the fleet, each one a history row (default 0)
   --fault NAME=SPEC, SPEC like latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable,
-                  cut:30 (cut requests open longer), nowatch (405; nowatch:empty ends watches at once), http1only`;
+                  cut:30 (cut requests open longer), nowatch (405; nowatch:empty ends watches at once;
+                  nowatch:403 forbids watch), http1only`;
 
 function positiveNumber(value: string | undefined, name: string, fallback: number, integer = true): number {
   if (value === undefined) return fallback;

@@ -276,14 +276,15 @@ describe("when watching keeps failing", () => {
   });
 
   it.each([
-    ["405", /does not support watch \(HTTP 405/],
-    ["empty", /ends every watch at once/],
-  ] as const)("says the server does not support watch (%s)", async (mode, detail) => {
+    ["405", "watch-unsupported", /does not support watch \(HTTP 405/],
+    ["empty", "watch-unsupported", /ends every watch at once/],
+    ["403", "watch-forbidden", /may list but not watch .*cannot watch resource "kustomizations"/],
+  ] as const)("says when the server will not watch (%s)", async (mode, reason, detail) => {
     await sim.setFault("spoke-2", { noWatch: mode });
     const { engine, seen } = watch("spoke-2", [KUSTOMIZATIONS]);
     await engine.start();
     await until(() => seen.fallbacks.length > 0, "the fallback verdict");
-    expect(seen.fallbacks[0]).toMatchObject({ reason: "watch-unsupported" });
+    expect(seen.fallbacks[0]).toMatchObject({ reason });
     expect(seen.fallbacks[0].detail).toMatch(detail);
     expect(seen.events.find((event) => event.type === "synced")).toBeDefined(); // lists still work: poll them
     expect(engine.health().mode).toBe("fallback");

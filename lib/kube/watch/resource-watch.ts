@@ -428,6 +428,8 @@ export class ResourceWatch {
         this.needList = "gone"; // the resource went away (CRD deleted?): the list says whether it is still served
         return "resume";
       }
+      // 403 on a watch of a resource we could list: RBAC without the watch verb, where polling works.
+      if (e.status === 403 && this.h.lists > 0) return { kind: "rejected", status: 403, message: e.message };
       if (UNREACHABLE_KINDS.has(e.kind)) return "unreachable";
       if (e.status !== undefined) {
         this.retryAfter = e.retryAfterSeconds;

@@ -9,6 +9,9 @@ describe("watchVerdict", () => {
       reason: "watch-unsupported",
     });
     expect(watchVerdict([{ kind: "rejected", status: 503, message: "HTTP 503" }])).toBeNull();
+    expect(watchVerdict([{ kind: "rejected", status: 403, message: "HTTP 403 Forbidden: …cannot watch resource…" }])).toMatchObject({
+      reason: "watch-forbidden",
+    });
   });
 
   it("recognises a server that ends every watch at once, but only after three in a row", () => {

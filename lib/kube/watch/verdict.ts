@@ -10,13 +10,15 @@
 // | rule | after | reason |
 // |---|---|---|
 // | the server answers a watch with 405 or 501 while its list works | 1 attempt | watch-unsupported |
+// | 403 on a watch while the list of the same resource works (RBAC without the watch verb) | 1 attempt | watch-forbidden |
 // | the stream ends cleanly within 1 s, nothing delivered | 3 in a row | watch-unsupported |
 // | the stream is cut (clean end or reset) before its timeout, at about the same age (±25 %) | 3 in a row | cut-long-requests |
 // | no response headers within the request deadline | 3 in a row | no-response |
 // | 410 on the first watch after the list that gave the resourceVersion | 3 in a row | expire-loop |
 // | any mix of the above or other watch errors (5xx, ERROR events, idle streams) | 5 in a row | keeps-failing |
 
-export type FallbackReason = "watch-unsupported" | "cut-long-requests" | "no-response" | "expire-loop" | "keeps-failing";
+export type FallbackReason =
+  "watch-unsupported" | "watch-forbidden" | "cut-long-requests" | "no-response" | "expire-loop" | "keeps-failing";
 
 export type AttemptOutcome =
   /** non-200 answer to the watch request itself */
@@ -63,6 +65,9 @@ export function watchVerdict(failures: readonly AttemptOutcome[]): Verdict | nul
   if (!last) return null;
   if (last.kind === "rejected" && (last.status === 405 || last.status === 501)) {
     return { reason: "watch-unsupported", detail: `the server does not support watch (HTTP ${last.status}: ${last.message})` };
+  }
+  if (last.kind === "rejected" && last.status === 403) {
+    return { reason: "watch-forbidden", detail: `the credentials may list but not watch (${last.message})` };
   }
   const tail = (n: number) => (failures.length >= n ? failures.slice(-n) : null);
 

@@ -16,8 +16,8 @@ export interface FaultSpec {
   unreachable?: boolean;
   /** A proxy with a maximum request duration: any request still open after this many seconds is cut off. */
   cutAfterSeconds?: number;
-  /** A server without watch: `405` answers MethodNotAllowed, `empty` answers 200 and ends at once. */
-  noWatch?: "405" | "empty";
+  /** A server without watch: `405` answers MethodNotAllowed, `empty` answers 200 and ends at once; `403`: RBAC grants list but not watch. */
+  noWatch?: "405" | "empty" | "403";
   /** A proxy in front that speaks HTTP/1.1 only: ALPN offers no h2 (new connections only). */
   http1Only?: boolean;
 }
@@ -61,7 +61,7 @@ export function parseFaultSpec(text: string): FaultSpec {
     }
     if (key === "noWatch") {
       const mode = (rawValue ?? "405").trim();
-      if (mode !== "405" && mode !== "empty") throw new Error(`fault "nowatch" is 405 or empty, got "${mode}"`);
+      if (mode !== "405" && mode !== "empty" && mode !== "403") throw new Error(`fault "nowatch" is 405, 403 or empty, got "${mode}"`);
       spec.noWatch = mode;
       continue;
     }
@@ -105,7 +105,8 @@ export function faultSpecFromJson(input: Record<string, unknown>): FaultSpec {
     spec[key] = input[key];
   }
   if (input.noWatch !== undefined) {
-    if (input.noWatch !== "405" && input.noWatch !== "empty") throw new Error('noWatch must be "405" or "empty"');
+    if (input.noWatch !== "405" && input.noWatch !== "empty" && input.noWatch !== "403")
+      throw new Error('noWatch must be "405", "403" or "empty"');
     spec.noWatch = input.noWatch;
   }
   return spec;

@@ -361,6 +361,8 @@ export class KubeApiServer {
 
     if (verb === "watch") {
       if (this.faults.noWatch === "405") throw methodNotAllowed();
+      // RBAC that grants get and list but not watch.
+      if (this.faults.noWatch === "403") throw forbidden(type, identity.user, "watch", type.namespaced ? namespace : undefined);
       if (this.faults.noWatch === "empty") {
         // A server (or proxy) that answers a watch like a list and ends it at once.
         response.writeHead(200, this.headers());
