@@ -43,6 +43,8 @@ export interface StartSimulatorOptions {
   churn?: number;
   /** Changes each resource's watch cache keeps before old resourceVersions become too old (default 1000). */
   watchCacheSize?: number;
+  /** Real milliseconds between background writes (Lease renewals) that move each cluster's revision (default 10 s, 0 = none). */
+  backgroundWriteIntervalMs?: number;
 }
 
 export interface SimulatedClusterInfo {
@@ -138,6 +140,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     compactionIntervalMs: options.compactionIntervalMs,
     churn: options.churn,
     watchCacheSize: options.watchCacheSize,
+    backgroundWriteIntervalMs: options.backgroundWriteIntervalMs,
   });
   for (const name of Object.keys(options.faults ?? {})) runtime.handle(name); // unknown names fail early
   await runtime.listen();

@@ -32,6 +32,8 @@ export interface RuntimeOptions {
   churn?: number;
   /** Changes each resource's watch cache keeps (default 1000). */
   watchCacheSize?: number;
+  /** Real milliseconds between background writes (Lease renewals) that move each cluster's revision; 0 = none. */
+  backgroundWriteIntervalMs?: number;
 }
 
 const log = logger.child({ component: "simulator" });
@@ -183,6 +185,16 @@ export class FleetRuntime implements RuntimeInfo {
     );
     const compaction = this.options.compactionIntervalMs ?? 5 * 60 * 1000;
     this.timers.push(setInterval(() => this.compactAll(), compaction));
+    const backgroundWrites = this.options.backgroundWriteIntervalMs ?? 10_000;
+    if (backgroundWrites > 0) {
+      // Real clusters never stand still: node Leases are renewed every 10 s, so etcd's revision keeps moving
+      // and a quiet Event watch's resourceVersion is compacted away within minutes.
+      this.timers.push(
+        setInterval(() => {
+          for (const name of this.synced) this.clusters.get(name)?.store.advanceRevision();
+        }, backgroundWrites),
+      );
+    }
     this.churn.setRate(this.options.churn ?? 0);
     this.timers.push(
       setInterval(() => {

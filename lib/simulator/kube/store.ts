@@ -200,6 +200,14 @@ export class ClusterStore {
     return this.compactedRv;
   }
 
+  /**
+   * A write elsewhere in the cluster (a node's Lease renewal, a leader election) moves etcd's revision
+   * without touching any object we serve: no event, but older revisions can now be compacted away.
+   */
+  advanceRevision() {
+    this.rv++;
+  }
+
   /** Forget history up to `rv` (default: now): older continue tokens and Exact lists get 410. */
   compact(rv = this.rv) {
     this.compactedRv = Math.min(rv, this.rv);

@@ -211,6 +211,33 @@ describe("too old resourceVersions", () => {
     expect(answer.lines.map((line) => line.json.type)).toEqual(["MODIFIED"]);
     expect((answer.lines[0].json.object.metadata as { resourceVersion: string }).resourceVersion).toBe(String(rv));
   });
+  it("keeps etcd's revision moving with background writes, so compaction overtakes a quiet Event watch", async () => {
+    const outDir = mkdtempSync(join(tmpdir(), "sim-leases-"));
+    dirs.push(outDir);
+    const busy = await startSimulator({
+      outDir,
+      model: createTestFleet({ spokes: 1 }),
+      aws: false,
+      speed: 0,
+      backgroundWriteIntervalMs: 20,
+      compactionIntervalMs: 200,
+    });
+    try {
+      await busy.warmedUp;
+      const from = store("spoke-1", busy).resourceVersion;
+      const replayed = await get("spoke-1", `${EVENTS_PATH}?watch=1&resourceVersion=${from}&timeoutSeconds=1`, busy);
+      expect(replayed.lines).toEqual([]); // nothing changed, nothing too old yet
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(store("spoke-1", busy).resourceVersion).toBeGreaterThan(from + 10);
+      const answer = await get("spoke-1", `${EVENTS_PATH}?watch=1&resourceVersion=${from}`, busy);
+      expect(answer.lines.map((line) => line.json.object.message)).toEqual(["The resourceVersion for the provided watch is too old."]);
+      // The cached kinds do not care: nothing of theirs changed, the watch cache still serves `from`.
+      const cached = await get("spoke-1", `${KS_PATH}?watch=1&resourceVersion=${from}&timeoutSeconds=1`, busy);
+      expect(cached.lines).toEqual([]);
+    } finally {
+      await busy.stop();
+    }
+  });
 });
 
 describe("bookmarks", () => {
