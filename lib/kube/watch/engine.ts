@@ -16,7 +16,7 @@ import { ResourceWatch, type ResourceWatchHealth, type WatchEvent, type WatchRes
 import type { Verdict } from "./verdict";
 
 export type { WatchEvent, WatchResource } from "./resource-watch";
-export type { FallbackReason, Verdict } from "./verdict";
+export type { Verdict } from "./verdict";
 
 export interface WatchEngineOptions {
   /** For logs and health. */
