@@ -1,5 +1,5 @@
 // npm run bench:watch -- [--clusters N] [--objects M] [--idle-seconds S] [--churn R] [--churn-seconds S]
-//                        [--poll-concurrency C] [--h1-sample K]
+//                        [--poll-concurrency C] [--h1-sample K] [--watch-timeout S] [--no-bookmarks]
 // What watching a fleet costs the collector side, against the simulator in its own process (simulated
 // time frozen; only the churn knob changes objects). Every cluster gets one watch engine with the six Flux
 // kinds, nodes and Warning events (8 watches). Phases:
@@ -27,13 +27,15 @@ const { values } = parseArgs({
     "poll-concurrency": { type: "string", default: "48" },
     "h1-sample": { type: "string", default: "20" },
     "start-concurrency": { type: "string", default: "32" },
+    "watch-timeout": { type: "string", default: "300" },
+    "no-bookmarks": { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
 });
 if (values.help) {
   console.log(
-    "usage: npm run bench:watch -- [--clusters N] [--objects M] [--idle-seconds S] [--churn R] [--churn-seconds S] [--poll-concurrency C] [--h1-sample K]",
+    "usage: npm run bench:watch -- [--clusters N] [--objects M] [--idle-seconds S] [--churn R] [--churn-seconds S] [--poll-concurrency C] [--h1-sample K] [--watch-timeout S] [--no-bookmarks]",
   );
   process.exit(0);
 }
@@ -51,6 +53,8 @@ const churnSeconds = num("churn-seconds", false);
 const pollConcurrency = num("poll-concurrency");
 const h1Sample = num("h1-sample");
 const startConcurrency = num("start-concurrency");
+const minWatchTimeoutSeconds = num("watch-timeout");
+const allowWatchBookmarks = !values["no-bookmarks"];
 process.env.LOG_LEVEL ??= "warn";
 
 const { createWatchEngine } = await import("../lib/kube/watch/engine");
@@ -139,7 +143,8 @@ async function control<T>(url: string, init?: RequestInit): Promise<T> {
 
 async function main() {
   console.log(
-    `Crow's Nest watch benchmark: ${clusters} clusters (hub included) x ~${objects} Flux objects, ${RESOURCES.length} watches per cluster, ${os.cpus().length} cores`,
+    `Crow's Nest watch benchmark: ${clusters} clusters (hub included) x ~${objects} Flux objects, ${RESOURCES.length} watches per cluster ` +
+      `(timeouts ${minWatchTimeoutSeconds}–${2 * minWatchTimeoutSeconds} s, bookmarks ${allowWatchBookmarks ? "on" : "off"}), ${os.cpus().length} cores`,
   );
   const { controlUrl } = await startSimulatorProcess();
   // Wait until every cluster is loaded, so cold start measures the collector side, not the simulator's loading.
@@ -172,6 +177,8 @@ async function main() {
       cluster: entry.name,
       kubeConfig: kubeConfigOf(entry),
       resources: RESOURCES,
+      minWatchTimeoutSeconds,
+      allowWatchBookmarks,
       onEvent: (event) => {
         if (event.type === "added") added++;
         else if (event.type === "relisted") relists++;
@@ -323,6 +330,8 @@ async function main() {
     clusters,
     objects,
     watchesPerCluster: RESOURCES.length,
+    minWatchTimeoutSeconds,
+    allowWatchBookmarks,
     cores: os.cpus().length,
     coldStartSeconds: Number(coldStartSeconds.toFixed(1)),
     coldCpuSeconds: Number(coldCpuSeconds.toFixed(1)),

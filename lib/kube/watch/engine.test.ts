@@ -250,6 +250,14 @@ describe("bookmarks and relists", () => {
     expect(changes(seen).filter((event) => event.type !== "added")).toEqual([]);
   });
 
+  it("asks for no bookmarks when told not to", async () => {
+    const { engine } = watch("spoke-3", [KUSTOMIZATIONS], { allowWatchBookmarks: false });
+    await engine.start();
+    await annotate("spoke-3", "infrastructure", "no-bookmarks");
+    await new Promise((resolve) => setTimeout(resolve, 600)); // four bookmark intervals of the simulator
+    expect(engine.health().resources[0]).toMatchObject({ lastBookmarkAt: null, connected: true });
+  });
+
   it("relists periodically and reports nothing when nothing changed", async () => {
     const { engine, seen } = watch("spoke-1", [KUSTOMIZATIONS, EVENTS], { relistIntervalMs: 300 });
     await engine.start();
@@ -296,7 +304,9 @@ describe("when watching keeps failing", () => {
     await engine.start(); // the first list failed
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(seen.fallbacks).toEqual([]);
-    expect(engine.health().resources[0]).toMatchObject({ mode: "backoff", lastErrorKind: "refused" });
+    const health = engine.health().resources[0];
+    expect(health).toMatchObject({ lists: 0, lastErrorKind: "refused" });
+    expect(["backoff", "listing"]).toContain(health.mode); // retrying the list, never "fallback"
     await sim.setFault("spoke-1", {});
     await until(() => seen.events.some((event) => event.type === "synced"), "the list once the cluster is back");
   });

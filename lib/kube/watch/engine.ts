@@ -34,6 +34,12 @@ export interface WatchEngineOptions {
   minWatchTimeoutSeconds?: number;
   /** After a bookmark on a stream, this much silence means it is dead (default 150 s; bookmarks come ~every 60 s). */
   bookmarkSilenceMs?: number;
+  /**
+   * Ask for bookmarks (default true). On a watch without selectors they never move the resume point past
+   * what the events did; they keep a quiet stream alive through proxies and let a dead one be noticed, and
+   * cost a wake-up per watch per minute.
+   */
+  allowWatchBookmarks?: boolean;
   /** "http1" never tries HTTP/2 (tests, or a proxy known to break it). */
   protocol?: "auto" | "http1";
   pageSize?: number;
@@ -74,6 +80,7 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
     bookmarkSilenceMs: options.bookmarkSilenceMs ?? 150_000,
     timeoutGraceMs: 30_000,
     pageSize: options.pageSize ?? 500,
+    allowWatchBookmarks: options.allowWatchBookmarks ?? true,
     backoffBaseMs: options.backoffBaseMs ?? 500,
     backoffCapMs: options.backoffCapMs ?? 30_000,
   };

@@ -85,6 +85,7 @@ export interface WatchSettings {
   /** Beyond the timeout we asked for, how long the server may take to end the stream. */
   timeoutGraceMs: number;
   pageSize: number;
+  allowWatchBookmarks: boolean;
   backoffBaseMs: number;
   backoffCapMs: number;
 }
@@ -409,7 +410,7 @@ export class ResourceWatch {
 
     const query = {
       watch: 1,
-      allowWatchBookmarks: "true",
+      allowWatchBookmarks: settings.allowWatchBookmarks ? "true" : undefined,
       resourceVersion: startRv ?? undefined,
       timeoutSeconds,
       fieldSelector: this.spec.fieldSelector,
