@@ -39,6 +39,11 @@ export interface ProvisionerVerdict {
 
 export type ClusterProvisioning = "creating" | "failed";
 
+/** A provisioning state read back as text (a value this version does not know reads as none). */
+export function parseProvisioning(value: string | null | undefined): ClusterProvisioning | null {
+  return value === "creating" || value === "failed" ? value : null;
+}
+
 const WAITING_FOR_CLUSTER = [
   /referenced field was empty/i,
   /referenced resource may not yet be ready/i,
