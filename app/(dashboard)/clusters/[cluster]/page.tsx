@@ -1,5 +1,6 @@
-// One cluster: reachability and last error, how it is reached, versions, node groups, objects by kind
-// with health, recent transitions and the substitution variables its Kustomizations use. Each section is
+// One cluster: reachability and last error, the Crossplane resources that provision it, how it is reached,
+// versions (and where each came from), node groups and NotReady nodes, objects the hub applies to it,
+// objects by kind with health, recent transitions and the substitution variables its Kustomizations use. Each section is
 // a component of its own under _sections/.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
@@ -10,7 +11,10 @@ import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { AccessSection } from "./_sections/access-section";
 import { ClusterHeader } from "./_sections/cluster-header";
 import { DeletedSection } from "./_sections/deleted-section";
+import { ManagedFromSection } from "./_sections/managed-from-section";
+import { NodesSection } from "./_sections/nodes-section";
 import { ObjectsSection } from "./_sections/objects-section";
+import { ProvisioningSection } from "./_sections/provisioning-section";
 import { ReachabilitySection } from "./_sections/reachability-section";
 import { SubstitutionsSection } from "./_sections/substitutions-section";
 import { TransitionsSection } from "./_sections/transitions-section";
@@ -33,8 +37,11 @@ export default async function ClusterPage({ params }: { params: Params }) {
     <>
       <ClusterHeader c={c} />
       <ReachabilitySection c={c} />
+      <ProvisioningSection provisioners={c.access.provisioners} />
       <AccessSection access={c.access} />
       <VersionsSection c={c} />
+      <NodesSection nodes={c.nodes} />
+      <ManagedFromSection objects={c.managedFrom} />
       <ObjectsSection c={c} />
       <TransitionsSection transitions={c.transitions} />
       <SubstitutionsSection substitutions={c.substitutions} />
