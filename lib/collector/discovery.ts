@@ -111,8 +111,12 @@ type CrossplaneParts = "provisioners" | "nodeGroups" | "provisioning" | "desired
 /** One cluster with every way to it, before what Crossplane says about it is added. */
 export type MergedCluster = Omit<DiscoveredCluster, CrossplaneParts> & { provisioners: ProvisioningRecord[] };
 
-/** One way to one cluster, before the ways to the same cluster are merged. */
-type Candidate = Omit<MergedCluster, "role" | "accessPaths"> & { via: AccessVia; path: AccessPath };
+/**
+ * One way to one cluster, before the ways to the same cluster are merged. `weakName`: named after its secret
+ * only (a secret without a kubeconfig yet, found through a Flux kubeConfig ref): another way to the same secret
+ * names it better.
+ */
+type Candidate = Omit<MergedCluster, "role" | "accessPaths"> & { via: AccessVia; path: AccessPath; weakName?: boolean };
 
 const VIA_ORDER: AccessVia[] = ["hub", "label-secret", "flux-secret", "crossplane-secret", "eks"];
 
@@ -339,6 +343,7 @@ export function candidateFromSecret(
   const labels = { ...referrerLabels, ...(secret?.labels ?? {}) };
   return {
     name,
+    weakName: name === secret?.name && !annotated && !arn && !provisioner?.eksName && !entryName,
     via,
     path: { via, secretNamespace: ref.namespace || undefined, secretName: ref.name || undefined, key: ref.key },
     endpoint,
@@ -356,7 +361,11 @@ export function candidateFromSecret(
 /** Merges candidates that are one cluster: same EKS ARN, same endpoint, or same name. */
 export function mergeCandidates(candidates: Candidate[]): MergedCluster[] {
   const out: MergedCluster[] = [];
-  const sorted = [...candidates].sort((a, b) => VIA_ORDER.indexOf(a.via) - VIA_ORDER.indexOf(b.via));
+  const weak = new Set<MergedCluster>();
+  // Candidates named only after their secret come last: by then the way that names the cluster is in.
+  const sorted = [...candidates].sort(
+    (a, b) => Number(!!a.weakName) - Number(!!b.weakName) || VIA_ORDER.indexOf(a.via) - VIA_ORDER.indexOf(b.via),
+  );
   for (const c of sorted) {
     const endpoint = normaliseEndpoint(c.endpoint);
     const match = out.find(
@@ -364,7 +373,10 @@ export function mergeCandidates(candidates: Candidate[]): MergedCluster[] {
         (c.eksArn && o.eksArn === c.eksArn) ||
         (endpoint && normaliseEndpoint(o.endpoint) === endpoint) ||
         o.name === c.name ||
-        (c.eksName && o.eksName === c.eksName && (!c.region || !o.region || o.region === c.region)),
+        (c.eksName && o.eksName === c.eksName && (!c.region || !o.region || o.region === c.region)) ||
+        // The same connection secret reached from a Flux kubeConfig ref and from its Crossplane resource.
+        (c.path.secretName &&
+          o.accessPaths.some((p) => p.secretName === c.path.secretName && p.secretNamespace === c.path.secretNamespace)),
     );
     if (!match) {
       out.push({
@@ -381,7 +393,12 @@ export function mergeCandidates(candidates: Candidate[]): MergedCluster[] {
         labels: c.labels,
         provisioners: [...c.provisioners],
       });
+      if (c.weakName) weak.add(out[out.length - 1]);
       continue;
+    }
+    if (weak.has(match) && !c.weakName) {
+      match.name = c.name;
+      weak.delete(match);
     }
     if (usable(c.path) && !match.accessPaths.some((p) => samePath(p, c.path))) match.accessPaths.push(c.path);
     match.endpoint ??= c.endpoint;
