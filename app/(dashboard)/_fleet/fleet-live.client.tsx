@@ -94,7 +94,7 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
         </h2>
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-live="polite" data-testid="fleet-summary">
           {[
-            ["Clusters", `${s.clusters}`, `${s.unreachable} unreachable${s.provisioning ? ` · ${s.provisioning} being created` : ""}`],
+            ["Clusters", `${s.clusters}`, `${s.unreachable} unreachable${s.provisioning ? ` · ${s.provisioning} provisioning` : ""}`],
             ["Failing", `${s.byHealth.failing}`, "objects"],
             ["Stalled", `${s.byHealth.stalled}`, "objects"],
             ["Stale / suspended", `${s.byHealth.stale} / ${s.byHealth.suspended}`, "objects"],

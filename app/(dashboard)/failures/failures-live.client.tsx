@@ -16,10 +16,11 @@ const MEMBERS_SHOWN = 12;
 const seconds = (s: number | null) => (s == null ? "–" : formatDuration(s * 1000));
 
 /** What a member waits on: an object, a failed Crossplane resource, or a cluster still being created. */
-function rootCauseText(r: NonNullable<FailureGroup["members"][number]["rootCause"]>): string {
+function rootCauseText(r: NonNullable<FailureGroup["members"][number]["rootCause"]>, memberCluster: string): string {
   if (r.kind === "Cluster" && !r.namespace && r.name === r.cluster && r.health === "progressing")
     return `waits on cluster ${r.cluster} (Crossplane is creating it)`;
-  return `waits on ${r.kind} ${r.namespace ? `${r.namespace}/` : ""}${r.name}${r.cluster ? ` (${r.cluster})` : ""}`;
+  const where = r.cluster !== memberCluster && r.cluster !== r.name ? ` in ${r.cluster}` : "";
+  return `waits on ${r.kind} ${r.namespace ? `${r.namespace}/` : ""}${r.name}${where}`;
 }
 
 /** What the group is, in words, for cluster-level problems. */
@@ -54,7 +55,7 @@ function Members({ group }: { group: FailureGroup }) {
         <td className="px-2 py-1.5">
           {m.rootCause ? (
             <Link href={m.rootCause.url} className="text-xs underline-offset-2 hover:underline" data-testid="root-cause">
-              {rootCauseText(m.rootCause)}
+              {rootCauseText(m.rootCause, m.cluster)}
             </Link>
           ) : null}
         </td>

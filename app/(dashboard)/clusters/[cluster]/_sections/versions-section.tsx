@@ -40,7 +40,7 @@ function Knowledge({ k }: { k: ClusterDetail["versionKnowledge"] }): ReactNode {
     case "desired":
       return (
         <span data-testid="version-knowledge" data-knowledge={k.source}>
-          <span className="font-mono">{k.version}</span> asked for ({k.why})
+          <span className="font-mono">{k.version}</span> asked for · {k.why}
         </span>
       );
     default:
@@ -95,6 +95,8 @@ export function VersionsSection({ c }: { c: ClusterDetail }) {
               </span>
             ) : k.eksAccess ? (
               "answering"
+            ) : c.provisioning ? (
+              "not asked while Crossplane creates it"
             ) : (
               "not asked (no EKS API access configured for this cluster)"
             ),
