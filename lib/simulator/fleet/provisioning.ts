@@ -186,36 +186,12 @@ function clusterObjects(input: ProvisioningHubInput, c: ProvisionedCluster): Kub
     out.push(
       connectionSecret({ ...id, createdAt: createdAt + 6 * SECOND }, ref, mr, secretValues, active ? activeAt! : createdAt + 6 * SECOND),
     );
-    out.push(
-      crossplaneEvent({
-        id,
-        involved: mr,
-        reason: "CreatedExternalResource",
-        message: "Successfully requested creation of external resource",
-        type: "Normal",
-        controller: "managed/cluster.eks.aws.crossplane.io",
-        first: createdAt + 5 * SECOND,
-        last: createdAt + 5 * SECOND,
-        count: 1,
-      }),
-    );
+    out.push(createdEvent(id, mr, "managed/cluster.eks.aws.crossplane.io", createdAt + 5 * SECOND));
   } else {
     const failing = c.availableAt === null;
     const mr = upjetClusterBeingCreated(mrId, c, active, activeAt, endpoint, failing, ref);
     out.push(mr);
-    out.push(
-      crossplaneEvent({
-        id,
-        involved: mr,
-        reason: "CreatedExternalResource",
-        message: "Successfully requested creation of external resource",
-        type: "Normal",
-        controller: "managed/eks.aws.upbound.io/v1beta2, kind=cluster",
-        first: createdAt + 4 * SECOND,
-        last: createdAt + 4 * SECOND,
-        count: 1,
-      }),
-    );
+    out.push(createdEvent(id, mr, "managed/eks.aws.upbound.io/v1beta2, kind=cluster", createdAt + 4 * SECOND));
     if (failing) {
       // The Cluster itself names a connection secret: published empty on the first Observe.
       out.push(connectionSecret({ ...id, createdAt: createdAt + 3 * SECOND }, ref, mr, {}, createdAt + 3 * SECOND));
@@ -262,6 +238,21 @@ function clusterObjects(input: ProvisioningHubInput, c: ProvisionedCluster): Kub
   }
   out.push(...bootstrap(input, c, ref));
   return out;
+}
+
+/** crossplane-runtime's Normal Event once the provider accepted the create call. */
+function createdEvent(id: ObjectIdentity, mr: KubeObject, controller: string, at: number): KubeObject {
+  return crossplaneEvent({
+    id,
+    involved: mr,
+    reason: "CreatedExternalResource",
+    message: "Successfully requested creation of external resource",
+    type: "Normal",
+    controller,
+    first: at,
+    last: at,
+    count: 1,
+  });
 }
 
 function failMessage(c: ProvisionedCluster): string {

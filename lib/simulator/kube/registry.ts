@@ -115,6 +115,22 @@ export const ARGOCD_TYPES: ResourceType[] = [
   },
 ];
 
+/** A cluster-scoped Crossplane managed resource kind, with the printer columns of its provider's CRD. */
+function managed(group: string, version: string, kind: string, columns: PrinterColumn[]): ResourceType {
+  const singular = kind.toLowerCase();
+  return {
+    group,
+    version,
+    plural: `${singular}s`,
+    singular,
+    kind,
+    namespaced: false,
+    categories: ["crossplane", "managed", "aws"],
+    hasStatus: true,
+    columns,
+  };
+}
+
 /** Column sets copied from the served versions' CRDs (additionalPrinterColumns) and kubectl's core printers. */
 export const BUILTIN_TYPES: ResourceType[] = [
   {
@@ -295,63 +311,18 @@ export const BUILTIN_TYPES: ResourceType[] = [
     hasStatus: true,
     columns: [age, fluxReady, fluxStatus],
   },
-  {
-    group: "eks.aws.crossplane.io",
-    version: "v1beta1",
-    plural: "clusters",
-    singular: "cluster",
-    kind: "Cluster",
-    namespaced: false,
-    categories: ["crossplane", "managed", "aws"],
-    hasStatus: true,
-    columns: [xpReady, xpSynced, xpAge],
-  },
-  {
-    group: "eks.aws.crossplane.io",
-    version: "v1alpha1",
-    plural: "nodegroups",
-    singular: "nodegroup",
-    kind: "NodeGroup",
-    namespaced: false,
-    categories: ["crossplane", "managed", "aws"],
-    hasStatus: true,
-    columns: [xpReady, xpSynced, { name: "CLUSTER", type: "string", jsonPath: ".spec.forProvider.clusterName" }, xpAge],
-  },
+  managed("eks.aws.crossplane.io", "v1beta1", "Cluster", [xpReady, xpSynced, xpAge]),
+  managed("eks.aws.crossplane.io", "v1alpha1", "NodeGroup", [
+    xpReady,
+    xpSynced,
+    { name: "CLUSTER", type: "string", jsonPath: ".spec.forProvider.clusterName" },
+    xpAge,
+  ]),
   // Upbound EKS: v1beta2 is the storage version and the one served here (v1beta1 is also served by a real
-  // provider, through its conversion webhook).
-  {
-    group: "eks.aws.upbound.io",
-    version: "v1beta2",
-    plural: "clusters",
-    singular: "cluster",
-    kind: "Cluster",
-    namespaced: false,
-    categories: ["crossplane", "managed", "aws"],
-    hasStatus: true,
-    columns: [xpSynced, xpReady, externalName, xpAge],
-  },
-  {
-    group: "eks.aws.upbound.io",
-    version: "v1beta2",
-    plural: "nodegroups",
-    singular: "nodegroup",
-    kind: "NodeGroup",
-    namespaced: false,
-    categories: ["crossplane", "managed", "aws"],
-    hasStatus: true,
-    columns: [xpSynced, xpReady, externalName, xpAge],
-  },
-  {
-    group: "eks.aws.upbound.io",
-    version: "v1beta1",
-    plural: "clusterauths",
-    singular: "clusterauth",
-    kind: "ClusterAuth",
-    namespaced: false,
-    categories: ["crossplane", "managed", "aws"],
-    hasStatus: true,
-    columns: [xpSynced, xpReady, externalName, xpAge],
-  },
+  // provider, through its conversion webhook); ClusterAuth exists at v1beta1 only.
+  managed("eks.aws.upbound.io", "v1beta2", "Cluster", [xpSynced, xpReady, externalName, xpAge]),
+  managed("eks.aws.upbound.io", "v1beta2", "NodeGroup", [xpSynced, xpReady, externalName, xpAge]),
+  managed("eks.aws.upbound.io", "v1beta1", "ClusterAuth", [xpSynced, xpReady, externalName, xpAge]),
   ...ARGOCD_TYPES,
 ];
 
