@@ -21,7 +21,7 @@ import { hex, iso, uuid } from "./random";
 import { GIT_ORG } from "./spoke";
 import { MINUTE, SECOND, TIMELINE, gridPointsIn, lastGridPoint } from "./timeline";
 import type { SpokeSpec } from "./topology";
-import { gitVersionOf, nodeNames, nodegroupsAt } from "./versions";
+import { nodeNames, nodegroupsAt } from "./versions";
 import { nodeObject } from "./spoke";
 
 interface ProvisionedCluster {
@@ -560,9 +560,4 @@ export function provisionedSpokeObjects(spec: SpokeSpec, seed: number, epoch: nu
     }),
   );
   return out;
-}
-
-/** /version of a created cluster. */
-export function provisionedGitVersion(spec: SpokeSpec): string {
-  return gitVersionOf(spec.version);
 }
