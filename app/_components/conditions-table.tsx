@@ -26,6 +26,7 @@ export function ConditionsTable({
       className={className}
       rows={conditions}
       rowKey={(c) => c.type}
+      rowAttributes={(c) => ({ "data-condition": c.type, "data-status": c.status })}
       columns={[
         { header: "Condition", rowHeader: true, className: "font-medium", cell: (c) => c.type },
         { header: "Status", cell: (c) => c.status },

@@ -1,10 +1,13 @@
 // One cluster: reachability and last error, how it is reached, versions, node groups, objects by kind
 // with health, recent transitions and the substitution variables its Kustomizations use. Each section is
-// a component of its own under _sections/.
+// a component of its own under _sections/; the live island re-renders them all when the data changes.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { LiveRefresh } from "@/app/_components/live-refresh.client";
 import { getCluster } from "@/lib/db/queries/clusters";
+import { clusterApiPath } from "@/lib/fleet/urls";
+import { contentVersion } from "@/lib/http/content-version";
 import { AccessSection } from "./_sections/access-section";
 import { ClusterHeader } from "./_sections/cluster-header";
 import { DeletedSection } from "./_sections/deleted-section";
@@ -28,6 +31,8 @@ export default async function ClusterPage({ params }: { params: Params }) {
   if (!c) notFound();
   return (
     <>
+      {/* Re-renders every section below when the cluster's JSON route reports another version. */}
+      <LiveRefresh apiPath={clusterApiPath(c.name)} version={contentVersion(c)} />
       <ClusterHeader c={c} />
       <ReachabilitySection c={c} />
       <AccessSection access={c.access} />

@@ -1,12 +1,12 @@
 // The cluster's Flux objects by kind, problems first within each kind, with exact counts.
 import Link from "next/link";
 import { DataTable } from "@/app/_components/data-table";
+import { FailingFor } from "@/app/_components/failing-for.client";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { link, Section } from "@/app/_components/triage-section";
 import type { ClusterDetail, ClusterObject } from "@/lib/db/queries/clusters";
 import { FLUX_KINDS, kindSlug } from "@/lib/fleet/kinds";
-import { formatDuration } from "@/lib/time";
 import { Counts } from "../../../_fleet/fleet-live.client";
 
 function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[] }) {
@@ -34,7 +34,9 @@ function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[
             <>
               <HealthBadge health={o.health} />
               {o.failingForSeconds != null ? (
-                <span className="mt-1 block text-xs text-zinc-500">for {formatDuration(o.failingForSeconds * 1000)}</span>
+                <span className="mt-1 block text-xs text-zinc-500">
+                  <FailingFor since={o.firstFailedAt} seconds={o.failingForSeconds} prefix="for" />
+                </span>
               ) : null}
             </>
           ),

@@ -1,12 +1,16 @@
 // One Flux object: conditions and message, how long it has been failing, source and commit, last good
 // revision, dependencies with their health, inventory, Helm chart and history, kept Events, a timeline
 // of transitions and webhook events, and audit entries. Answers from history for a deleted object or an
-// unreachable cluster, and says so. Each section is a component of its own under _sections/.
+// unreachable cluster, and says so. Each section is a component of its own under _sections/; the live
+// island re-renders them all together when the data changes.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { LiveRefresh } from "@/app/_components/live-refresh.client";
 import { getObject } from "@/lib/db/queries/objects";
 import { kindFromSlug } from "@/lib/fleet/kinds";
+import { objectApiPath } from "@/lib/fleet/urls";
+import { contentVersion, OBJECT_VOLATILE_KEYS } from "@/lib/http/content-version";
 import { DependsSection } from "./_sections/depends-section";
 import { EventsSection } from "./_sections/events-section";
 import { HelmSection } from "./_sections/helm-section";
@@ -42,6 +46,8 @@ export default async function ObjectPage({ params }: { params: Params }) {
   if (!d) notFound();
   return (
     <>
+      {/* Re-renders every section below when the object's JSON route reports another version. */}
+      <LiveRefresh apiPath={objectApiPath(d.ref)} version={contentVersion(d, OBJECT_VOLATILE_KEYS)} />
       <ObjectHeader d={d} />
       {/* Operator actions (reconcile, suspend, resume) and the object's audit trail (auditEntries). */}
       <ObjectActions
@@ -58,7 +64,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
       <HelmSection helm={d.helm} />
       <ReconciliationsSection reconciliations={d.reconciliations} />
       <InventorySection inventory={d.inventory} />
-      <TimelineSection d={d} />
+      <TimelineSection timeline={d.timeline} />
       <EventsSection events={d.events} />
     </>
   );

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { getObject } from "@/lib/db/queries/objects";
 import { NotFoundError } from "@/lib/errors";
 import { kindFromSlug } from "@/lib/fleet/kinds";
-import { fromError, json } from "@/lib/http/response";
+import { OBJECT_VOLATILE_KEYS, versionedJson } from "@/lib/http/content-version";
+import { fromError } from "@/lib/http/response";
 
 // Reads the database on every request (and stays testable outside a Next.js request scope).
 export const dynamic = "force-dynamic";
@@ -27,12 +28,13 @@ const params = z.object({
 
 type Params = { cluster: string; kind: string; namespace: string; name: string };
 
-export async function GET(_request: Request, ctx: { params: Promise<Params> }) {
+export async function GET(request: Request, ctx: { params: Promise<Params> }) {
   try {
     const ref = params.parse(await ctx.params);
     const detail = await getObject(ref);
     if (!detail) throw new NotFoundError(`no ${ref.kind} ${ref.namespace}/${ref.name} in cluster ${ref.cluster}`);
-    return json(detail);
+    // The ETag lets an open object page ask cheaply whether anything it shows has changed.
+    return versionedJson(request, detail, OBJECT_VOLATILE_KEYS);
   } catch (err) {
     return fromError(err);
   }

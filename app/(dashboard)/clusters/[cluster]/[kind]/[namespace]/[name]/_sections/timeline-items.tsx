@@ -1,5 +1,4 @@
-// An object's transitions and webhook events as timeline entries (shared by the server section and the
-// live island, so it carries no directive).
+// An object's transitions and webhook events as timeline entries.
 import { TransitionHeading, type TimelineItem } from "@/app/_components/history-timeline";
 import type { TimelineEntry } from "@/lib/db/queries/objects";
 
