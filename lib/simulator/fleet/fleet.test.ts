@@ -73,8 +73,11 @@ describe("fleet model", () => {
     expect(affected.length).toBeGreaterThanOrEqual(3);
     const healthy = model.spokes.filter((s) => !affected.includes(s.name) && !s.roles.includes("dependency-chain")).map((s) => s.name);
 
+    // Healthy before the bad commit (pushed 30 min before t0), already failing at t0.
     for (const cluster of affected)
-      expect(ready(find(model.objectsAt(cluster, at(MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
+      expect(ready(find(model.objectsAt(cluster, at(-31 * MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
+    for (const cluster of affected)
+      expect(ready(find(model.objectsAt(cluster, at(0), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("False");
 
     const messages = new Set<string>();
     const revisions = new Set<string>();
@@ -111,7 +114,7 @@ describe("fleet model", () => {
     expect(fleet.facts.extendedSupport?.cluster).toBe("prod-apse2-007");
     const appsReady = (cluster: string, rel: number) =>
       ready(find(fleet.objectsAt(cluster, at(rel), runtime), "Kustomization", "flux-system", "apps"))?.status;
-    for (const rel of [5 * MIN, 6 * MIN + 9_000, 9 * MIN, 15 * MIN + 9_000]) {
+    for (const rel of [0, 5 * MIN, 6 * MIN + 9_000, 9 * MIN, 15 * MIN + 9_000]) {
       for (const cluster of fleet.facts.badCommit.clusters) expect(appsReady(cluster, rel), `${cluster} at ${rel}`).toBe("False");
     }
     for (const cluster of fleet.facts.badCommit.clusters) expect(appsReady(cluster, 16 * MIN + 15_000)).toBe("True");

@@ -15,8 +15,11 @@ export const TIMELINE = {
   /** wait between a failure and the next attempt */
   helmRetryBackoff: 30 * SECOND,
   helmMaxAttempts: 3,
-  /** bad commit in fleet-apps main: the `checkout-api` image tag does not exist */
-  badCommit: 2 * MINUTE,
+  /**
+   * bad commit in fleet-apps main: the `checkout-api` image tag does not exist. Pushed before t0, so the
+   * first page of the demo already shows one failure across several clusters.
+   */
+  badCommit: -30 * MINUTE,
   /** a second commit on main, still broken (README change) */
   secondBadCommit: 6 * MINUTE,
   /** the fix: image tag reverted */
