@@ -1,9 +1,11 @@
-// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S]
+// npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S]
 // Server-render time of the pages people open most, on a realistic database: a throw-away embedded
 // PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
 // (transitions, version changes, Events, webhook events), served by the production build (`next start`).
 // Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
-// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with.
+// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. The
+// huge-message spoke holds B Flux objects (default: as many as the others) and the 32 KiB `tenants`
+// message: its cluster page and that object's page are measured too, bytes above all.
 // The last line is one JSON object with every figure.
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -15,12 +17,14 @@ import { migrate } from "../lib/db/migrate";
 import type { FluxKind } from "../lib/fleet/kinds";
 import { clusterPath, objectPath } from "../lib/fleet/urls";
 import { startSimulator, type RunningSimulator } from "../lib/simulator";
+import { ROLE_INDEX, spokeName } from "../lib/simulator/fleet/index";
 import { nextBin, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
 
 const { values } = parseArgs({
   options: {
     clusters: { type: "string", default: "1000" },
     objects: { type: "string", default: "150" },
+    "big-cluster": { type: "string" },
     "history-days": { type: "string", default: "365" },
     samples: { type: "string", default: "30" },
     help: { type: "boolean", short: "h" },
@@ -28,14 +32,15 @@ const { values } = parseArgs({
   strict: true,
 });
 if (values.help) {
-  console.log("usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S]");
+  console.log("usage: npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S]");
   process.exit(0);
 }
 const clusters = Number(values.clusters);
 const objects = Number(values.objects);
 const historyDays = Number(values["history-days"]);
 const samples = Number(values.samples);
-for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples })) {
+const bigCluster = values["big-cluster"] === undefined ? objects : Number(values["big-cluster"]);
+for (const [name, v] of Object.entries({ clusters, objects, "big-cluster": bigCluster, "history-days": historyDays, samples })) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a positive integer`);
     process.exit(2);
@@ -207,7 +212,10 @@ async function main() {
   let t = Date.now();
   database = await startEmbeddedPostgres({ dataDir: path.join(work, "db"), port: await freePort(), ephemeral: true });
   await migrate(database.url);
-  sim = await startSimulator({ outDir: path.join(work, "sim"), clusters, objects, speed: 0 });
+  // The huge-message spoke: the 32 KiB `tenants` message, and B objects when --big-cluster says so.
+  const big = spokeName(ROLE_INDEX.hugeMessage, clusters - 1);
+  const huge = { cluster: big, kind: "Kustomization" as FluxKind, namespace: "flux-system", name: "tenants" };
+  sim = await startSimulator({ outDir: path.join(work, "sim"), clusters, objects, objectsBySpoke: { [big]: bigCluster }, speed: 0 });
   console.log(`  database and simulator ready in ${seconds(t)} s`);
 
   t = Date.now();
@@ -266,6 +274,8 @@ async function main() {
     failures: await timeQuery(() => listFailures(undefined, new Date(), { memberLimit: FAILURE_PAGE_MEMBERS })),
     object: await timeQuery(() => getObject(failing)),
     cluster: await timeQuery(() => getCluster(failing.cluster)),
+    bigCluster: await timeQuery(() => getCluster(big)),
+    hugeObject: await timeQuery(() => getObject(huge)),
   };
   await closeDatabase();
 
@@ -294,6 +304,8 @@ async function main() {
     ["failures /failures", "/failures"],
     [`object (${failing.transitions} transitions)`, objectPath(failing)],
     ["cluster", clusterPath(failing.cluster)],
+    [`big cluster (${bigCluster} objects)`, clusterPath(big)],
+    ["object with a 32 KiB message", objectPath(huge)],
   ];
   const timings: Timing[] = [];
   for (const [label, url] of targets) timings.push(await timeUrl(base, label, url));
@@ -316,7 +328,7 @@ async function main() {
   console.log(`  load average at end ${loadAtEnd.join(" ")}`);
   console.log("");
 
-  const [, fleet, failures, object, cluster] = timings;
+  const [, fleet, failures, object, cluster, bigClusterPage, hugeObject] = timings;
   const figures = {
     clusters: rows.cluster,
     objects: rows.flux_object,
@@ -348,6 +360,12 @@ async function main() {
     failuresBytes: failures.bytes,
     objectBytes: object.bytes,
     clusterBytes: cluster.bytes,
+    bigClusterObjects: bigCluster,
+    bigClusterMedianMs: bigClusterPage.medianMs,
+    bigClusterQueryMedianMs: queryMs.bigCluster,
+    bigClusterBytes: bigClusterPage.bytes,
+    hugeMessageObjectMedianMs: hugeObject.medianMs,
+    hugeMessageObjectBytes: hugeObject.bytes,
     cores: os.cpus().length,
     loadAverageStart: loadAtStart,
     loadAverageEnd: loadAtEnd,

@@ -24,6 +24,8 @@ export interface StartSimulatorOptions {
   clusters?: number;
   /** Flux objects per spoke (roughly). */
   objects?: number;
+  /** Flux objects of particular spokes by name, instead of `objects` (one big cluster). */
+  objectsBySpoke?: Record<string, number>;
   seed?: number;
   speed?: number;
   faults?: Record<string, FaultSpec>;
@@ -94,7 +96,14 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   const clock = createSimClock({ speed: options.speed ?? 1 });
   // The scenario timeline starts when the simulated clock does.
   const model =
-    options.model ?? createFleetModel({ clusters: options.clusters ?? 12, objects: options.objects ?? 40, seed, epoch: clock.now() });
+    options.model ??
+    createFleetModel({
+      clusters: options.clusters ?? 12,
+      objects: options.objects ?? 40,
+      objectsBySpoke: options.objectsBySpoke,
+      seed,
+      epoch: clock.now(),
+    });
   const withAws = options.aws !== false && model.clusters.some((cluster) => cluster.eks);
   const cas = loadOrCreateClusterCas(
     outDir,

@@ -120,6 +120,45 @@ describe("fleet model", () => {
     for (const cluster of fleet.facts.badCommit.clusters) expect(appsReady(cluster, 16 * MIN + 15_000)).toBe("True");
   });
 
+  it("keeps a 32 KiB health-check message on `tenants`: trimmed in the conditions, whole in the Events, reordered per attempt", () => {
+    const { cluster, namespace, name } = model.facts.hugeMessage!;
+    const objects = model.objectsAt(cluster, at(0), runtime);
+    const tenants = find(objects, "Kustomization", namespace, name)!;
+    expect(() => new Kustomization(tenants as never).validate()).not.toThrow();
+    const r = ready(tenants)!;
+    expect(r).toMatchObject({ status: "False", reason: "HealthCheckFailed" });
+    // fluxcd/pkg runtime/conditions keeps 32,768 bytes, the last three "..."; the CRD allows exactly that.
+    expect(r.message).toHaveLength(32_768);
+    expect(r.message).toMatch(
+      /^health check failed after 10m0\.\d+s: timeout waiting for: \[Deployment\/tenant-\d{3}\/(web|worker) status: 'InProgress', /,
+    );
+    expect(r.message.endsWith("...")).toBe(true);
+    expect(condition(tenants, "Healthy")!.message).toBe(r.message);
+    const events = objects.filter((o) => o.kind === "Event" && (o.involvedObject as { name: string }).name === name) as unknown as {
+      message: string;
+      reason: string;
+    }[];
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(events[0].reason).toBe("HealthCheckFailed");
+    expect(events[0].message.length).toBeGreaterThan(32_768);
+    expect(events[0].message.startsWith(r.message.slice(0, -3))).toBe(true);
+    expect(events[0].message.match(/Deployment\//g)).toHaveLength(760);
+    // The next attempt lists the same resources in another order (a Go map), so the text changes.
+    const next = ready(find(model.objectsAt(cluster, at(15 * MIN), runtime), "Kustomization", namespace, name))!;
+    expect(next.message).not.toBe(r.message);
+    expect(model.changedClusters(at(14 * MIN), at(16 * MIN))).toContain(cluster);
+    // Only that spoke has it.
+    for (const other of model.spokes.filter((s) => s.name !== cluster))
+      expect(find(model.objectsAt(other.name, at(0), runtime), "Kustomization", namespace, name)).toBeUndefined();
+  });
+
+  it("gives one spoke many objects with objectsBySpoke, the others keep the fleet's count", () => {
+    const big = createFleetModel({ clusters: 12, objects: 40, seed: 7, epoch: EPOCH, objectsBySpoke: { "staging-use1-002": 1_300 } });
+    const flux = (cluster: string) => big.objectsAt(cluster, big.epoch, runtime).filter((o) => validators[o.kind]).length;
+    expect(flux("staging-use1-002")).toBeGreaterThanOrEqual(1_300);
+    expect(flux("prod-use1-001")).toBeLessThan(60);
+  });
+
   it("retries a failing HelmRelease upgrade and stalls after three attempts", () => {
     const { cluster, namespace, name } = model.facts.helmUpgradeStall!;
     const hr = (rel: number) => find(model.objectsAt(cluster, at(rel), runtime), "HelmRelease", namespace, name)!;

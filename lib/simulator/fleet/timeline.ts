@@ -37,6 +37,8 @@ export const TIMELINE = {
   nodeGroupUpgradeEnd: 14 * MINUTE,
   /** the expired-token spoke's ClusterAuth last refreshed this long before t0 */
   expiredTokenAge: 25 * MINUTE,
+  /** the huge-message spoke's `tenants` health check first failed this long before t0 (then every 15 min) */
+  tenantsFailingSince: -50 * MINUTE,
   /** the dependency-chain root started failing this long before t0 */
   dependencyRootFailingFor: 47 * MINUTE,
   /** how often connection-secret tokens are re-minted (classic provider / composite) */
