@@ -168,7 +168,7 @@ test("open object and cluster pages follow the fix without a reload: status, con
   const before = await transitions.count();
   const clusterPage = await context.newPage();
   await clusterPage.goto(`/clusters/${cluster}`);
-  const appsRow = clusterPage.locator('tr[data-object="flux-system/apps"]');
+  const appsRow = clusterPage.locator('tr[data-object="flux-system/apps"][data-kind="Kustomization"]');
   await expect(appsRow.locator("[data-health]").first()).toHaveAttribute("data-health", "failing");
   // A reload would drop these marks: they prove the pages changed in place.
   for (const p of [page, clusterPage]) await p.evaluate(() => Object.assign(window, { __sameDocument: true }));

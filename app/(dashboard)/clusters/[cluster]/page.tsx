@@ -6,6 +6,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { LiveRefresh } from "@/app/_components/live-refresh.client";
 import { getCluster } from "@/lib/db/queries/clusters";
+import { kindFromSlug } from "@/lib/fleet/kinds";
 import { clusterApiPath } from "@/lib/fleet/urls";
 import { contentVersion } from "@/lib/http/content-version";
 import { AccessSection } from "./_sections/access-section";
@@ -18,15 +19,21 @@ import { TransitionsSection } from "./_sections/transitions-section";
 import { VersionsSection } from "./_sections/versions-section";
 
 type Params = Promise<{ cluster: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { cluster } = await params;
   return { title: decodeURIComponent(cluster) };
 }
 
-export default async function ClusterPage({ params }: { params: Params }) {
+export default async function ClusterPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   await connection();
   const { cluster: raw } = await params;
+  const query = await searchParams;
+  // Which page of the objects table, and which kind: anything else in the query string shows the first page of all.
+  const view = { kind: kindFromSlug(one(query.kind) ?? ""), page: Math.max(1, Math.floor(Number(one(query.page))) || 1) };
   const c = await getCluster(decodeURIComponent(raw));
   if (!c) notFound();
   return (
@@ -37,7 +44,7 @@ export default async function ClusterPage({ params }: { params: Params }) {
       <ReachabilitySection c={c} />
       <AccessSection access={c.access} />
       <VersionsSection c={c} />
-      <ObjectsSection c={c} />
+      <ObjectsSection c={c} view={view} />
       <TransitionsSection transitions={c.transitions} />
       <SubstitutionsSection substitutions={c.substitutions} />
       <DeletedSection deleted={c.deletedObjects} />

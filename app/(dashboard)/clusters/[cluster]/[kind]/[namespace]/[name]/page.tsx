@@ -44,6 +44,8 @@ export default async function ObjectPage({ params }: { params: Params }) {
   if (!kind) notFound();
   const d = await getObject({ cluster: decode(p.cluster), kind, namespace: decode(p.namespace), name: decode(p.name) });
   if (!d) notFound();
+  // A long message is shown in full once, under Status; the timeline and Events show excerpts.
+  const secondary = { fullElsewhere: [d.object.readyMessage, d.object.stalledMessage], where: "under Status" };
   return (
     <>
       {/* Re-renders every section below when the object's JSON route reports another version. */}
@@ -64,8 +66,8 @@ export default async function ObjectPage({ params }: { params: Params }) {
       <HelmSection helm={d.helm} />
       <ReconciliationsSection reconciliations={d.reconciliations} />
       <InventorySection inventory={d.inventory} />
-      <TimelineSection timeline={d.timeline} />
-      <EventsSection events={d.events} />
+      <TimelineSection timeline={d.timeline} secondary={secondary} />
+      <EventsSection events={d.events} secondary={secondary} />
     </>
   );
 }
