@@ -4,7 +4,7 @@ import { DataTable } from "./data-table";
 import { MessageText, type SecondaryPlace } from "./message-text";
 import { RelativeTime } from "./relative-time.client";
 
-export interface ConditionRow {
+interface ConditionRow {
   type: string;
   status: string;
   reason: string | null;

@@ -14,7 +14,7 @@ export interface Column<Row> {
   className?: string;
 }
 
-export interface Paging {
+interface Paging {
   /** 1-based page to show; out-of-range values are clamped. */
   page: number;
   pageSize: number;
@@ -24,7 +24,7 @@ export interface Paging {
   noun: string;
 }
 
-export interface DataTableProps<Row> {
+interface DataTableProps<Row> {
   caption: string;
   /** Visible caption above the header row; otherwise it is for screen readers only. */
   captionVisible?: boolean;

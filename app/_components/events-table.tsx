@@ -5,7 +5,7 @@ import { DataTable, type Column } from "./data-table";
 import { MessageText, type SecondaryPlace } from "./message-text";
 import { RelativeTime } from "./relative-time.client";
 
-export interface KeptEvent {
+interface KeptEvent {
   type: string;
   reason: string;
   message: string;

@@ -11,7 +11,7 @@ import { goDuration, unit } from "./random";
 import { HOUR, MINUTE, SECOND, TIMELINE } from "./timeline";
 
 /** Tenants, each with a `web` and a `worker` Deployment the health check waits for. */
-export const TENANT_COUNT = 380;
+const TENANT_COUNT = 380;
 /** Bytes Flux keeps of a condition message (the last three are "..."). */
 const CONDITION_MESSAGE_LIMIT = 32_768;
 const HEALTH_TIMEOUT = 10 * MINUTE;
@@ -22,7 +22,7 @@ const EVENT_TTL = HOUR;
 
 const tenant = (i: number) => `tenant-${String(i + 1).padStart(3, "0")}`;
 
-export function tenantsInventory(): { id: string; v: string }[] {
+function tenantsInventory(): { id: string; v: string }[] {
   const entries: { id: string; v: string }[] = [];
   for (let i = 0; i < TENANT_COUNT; i++) {
     const ns = tenant(i);
@@ -44,7 +44,7 @@ function attemptAt(rel: number): number {
 const errorCache = new Map<string, string>();
 
 /** The untrimmed error of attempt k: every waited-for Deployment, in this attempt's (map) order. */
-export function healthCheckError(cluster: string, k: number): string {
+function healthCheckError(cluster: string, k: number): string {
   const key = `${cluster}:${k}`;
   const cached = errorCache.get(key);
   if (cached !== undefined) return cached;
@@ -64,11 +64,11 @@ export function healthCheckError(cluster: string, k: number): string {
 }
 
 /** What Flux stores in a condition: at most 32,768 bytes, the last three "..." (ASCII here: bytes = characters). */
-export function trimConditionMessage(message: string): string {
+function trimConditionMessage(message: string): string {
   return message.length <= CONDITION_MESSAGE_LIMIT ? message : `${message.slice(0, CONDITION_MESSAGE_LIMIT - 3)}...`;
 }
 
-export interface TenantsInput {
+interface TenantsInput {
   id: ObjectIdentity;
   epoch: number;
   t: number;
