@@ -36,6 +36,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  db.on("error", (err) => console.warn(`e2e database pool: ${err.message}`));
   const ports = JSON.parse(readFileSync(path.join(process.env.E2E_SIM_DIR!, "ports.json"), "utf8")) as { clusters: Record<string, number> };
   facts = createFleetModel({ ...E2E_FLEET, clusters: Object.keys(ports.clusters).length, epoch: 0 }).facts;
   expect(facts.extendedSupport, "the e2e fleet needs the extended-support spoke (at least 8 clusters)").toBeTruthy();
@@ -80,15 +81,13 @@ function expectedStanding(applied: string, latest: string): string {
 
 async function cellsOf(page: Page, addon: string) {
   const row = page.locator(`tr[data-addon="${addon}"][data-kind="helm"]`).first();
-  return row
-    .locator("td[data-cluster]")
-    .evaluateAll((tds) =>
-      tds.map((td) => ({
-        cluster: td.getAttribute("data-cluster")!,
-        standing: td.getAttribute("data-standing")!,
-        applied: td.querySelector(".font-mono")?.textContent ?? "",
-      })),
-    );
+  return row.locator("td[data-cluster]").evaluateAll((tds) =>
+    tds.map((td) => ({
+      cluster: td.getAttribute("data-cluster")!,
+      standing: td.getAttribute("data-standing")!,
+      applied: td.querySelector(".font-mono")?.textContent ?? "",
+    })),
+  );
 }
 
 test("the add-on matrix shows mixed chart versions with the right standings, hover details and a CSV export", async ({ page }) => {

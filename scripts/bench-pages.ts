@@ -1,13 +1,16 @@
-// npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S]
+// npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C]
+//                         [--heap-mb H]
 // Server-render time of the pages people open most, on a realistic database: a throw-away embedded
 // PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
 // (transitions, version changes, Events, webhook events), served by the production build (`next start`).
 // Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
 // loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. The
 // huge-message spoke holds B Flux objects (default: as many as the others) and the 32 KiB `tenants`
-// message: its cluster page and that object's page are measured too, bytes above all.
+// message: its cluster page and that object's page are measured too, bytes above all. Then C
+// clients fetch the pages at once, and the web server's resident memory is printed: after start, its peak
+// under that load, and idle 10 s later; --heap-mb caps the web server's V8 heap as the Helm chart does.
 // The last line is one JSON object with every figure.
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -17,7 +20,7 @@ import { migrate } from "../lib/db/migrate";
 import type { FluxKind } from "../lib/fleet/kinds";
 import { clusterPath, objectPath } from "../lib/fleet/urls";
 import { startSimulator, type RunningSimulator } from "../lib/simulator";
-import { ROLE_INDEX, spokeName } from "../lib/simulator/fleet/index";
+import { ROLE_INDEX, spokeName } from "../lib/simulator/fleet/topology";
 import { nextBin, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
 
 const { values } = parseArgs({
@@ -27,20 +30,33 @@ const { values } = parseArgs({
     "big-cluster": { type: "string" },
     "history-days": { type: "string", default: "365" },
     samples: { type: "string", default: "30" },
+    clients: { type: "string", default: "20" },
+    "heap-mb": { type: "string" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
 });
 if (values.help) {
-  console.log("usage: npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S]");
+  console.log(
+    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C] [--heap-mb H]",
+  );
   process.exit(0);
 }
 const clusters = Number(values.clusters);
 const objects = Number(values.objects);
 const historyDays = Number(values["history-days"]);
 const samples = Number(values.samples);
+const clients = Number(values.clients);
+const heapMb = values["heap-mb"] === undefined ? undefined : Number(values["heap-mb"]);
+if (heapMb !== undefined && (!Number.isInteger(heapMb) || heapMb < 64)) {
+  console.error("--heap-mb must be an integer of at least 64");
+  process.exit(2);
+}
+/** NODE_OPTIONS of the web server: the caller's, plus the heap cap when asked for. */
+const webNodeOptions =
+  [process.env.NODE_OPTIONS, heapMb ? `--max-old-space-size=${heapMb}` : undefined].filter(Boolean).join(" ") || undefined;
 const bigCluster = values["big-cluster"] === undefined ? objects : Number(values["big-cluster"]);
-for (const [name, v] of Object.entries({ clusters, objects, "big-cluster": bigCluster, "history-days": historyDays, samples })) {
+for (const [name, v] of Object.entries({ clusters, objects, "big-cluster": bigCluster, "history-days": historyDays, samples, clients })) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a positive integer`);
     process.exit(2);
@@ -139,7 +155,7 @@ async function addHistory(db: pg.Client): Promise<Record<string, number>> {
   await db.query("VACUUM ANALYZE");
   const counts: Record<string, number> = {};
   for (const table of ["cluster", "flux_object", "flux_object_transition", "cluster_version_change", "kube_event", "webhook_event"]) {
-    counts[table] = Number((await db.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n);
+    counts[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
   }
   return counts;
 }
@@ -183,6 +199,63 @@ async function timeUrl(base: string, label: string, url: string): Promise<Timing
     maxMs: round(times[times.length - 1]),
     bytes,
   };
+}
+
+/** Resident memory in MB of a process and its descendants (Linux /proc), or null elsewhere. */
+function residentMb(pid: number): number | null {
+  try {
+    const parents = new Map<number, number>();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const tree = [pid];
+    for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+    let kb = 0;
+    for (const p of tree) {
+      const status = readFileSync(`/proc/${p}/status`, "utf8");
+      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    }
+    return Math.round(kb / 1024);
+  } catch {
+    return null;
+  }
+}
+
+/** C clients fetch every URL `rounds` times at once; resident memory sampled every 100 ms, the peak kept. */
+async function concurrentLoad(
+  base: string,
+  urls: string[],
+  rounds: number,
+  pid: number,
+): Promise<{ peakMb: number | null; seconds: number }> {
+  let peakMb: number | null = residentMb(pid);
+  const sampler = setInterval(() => {
+    const mb = residentMb(pid);
+    if (mb !== null && (peakMb === null || mb > peakMb)) peakMb = mb;
+  }, 100);
+  const t0 = Date.now();
+  try {
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        for (let r = 0; r < rounds; r++) {
+          for (const url of urls) {
+            const res = await fetch(base + url, { redirect: "manual" });
+            await res.arrayBuffer();
+            if (res.status !== 200) throw new Error(`${url} answered ${res.status} under load`);
+          }
+        }
+      }),
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  return { peakMb, seconds: (Date.now() - t0) / 1000 };
 }
 
 /** Median of S in-process calls of a page's data function: what the page costs before rendering. */
@@ -291,12 +364,15 @@ async function main() {
       AUTH_MODE: "none",
       HOSTNAME: "127.0.0.1",
       LOG_LEVEL: "warn",
+      ...(webNodeOptions ? { NODE_OPTIONS: webNodeOptions } : {}),
     },
     { quiet: true },
   );
   children.push(web);
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/api/health`, 90_000, web);
+  const webPid = web.process.pid!;
+  const rssStartMb = residentMb(webPid);
 
   const targets: Array<[string, string]> = [
     ["baseline /api/health", "/api/health"],
@@ -309,6 +385,15 @@ async function main() {
   ];
   const timings: Timing[] = [];
   for (const [label, url] of targets) timings.push(await timeUrl(base, label, url));
+  const LOAD_ROUNDS = 3;
+  const load = await concurrentLoad(
+    base,
+    targets.slice(1).map(([, url]) => url),
+    LOAD_ROUNDS,
+    webPid,
+  );
+  await new Promise((r) => setTimeout(r, 10_000));
+  const rssIdleMb = residentMb(webPid);
   const loadAtEnd = loadAverage();
 
   const baseline = timings[0].medianMs;
@@ -324,6 +409,10 @@ async function main() {
     );
   }
   console.log(`  object page: ${targets[3][1]}`);
+  const mb = (v: number | null) => (v === null ? "n/a" : `${v} MB`);
+  console.log(
+    `  web server memory (RSS): ${mb(rssStartMb)} after start, peak ${mb(load.peakMb)} while ${clients} clients fetched the ${targets.length - 1} pages ${LOAD_ROUNDS} times each (${load.seconds.toFixed(1)} s), ${mb(rssIdleMb)} idle 10 s later; web NODE_OPTIONS=${webNodeOptions ?? "(none)"}`,
+  );
   console.log("  data fn: median of the page's data function (getFreshness for the baseline) called in-process, before the server started");
   console.log(`  load average at end ${loadAtEnd.join(" ")}`);
   console.log("");
@@ -366,6 +455,12 @@ async function main() {
     bigClusterBytes: bigClusterPage.bytes,
     hugeMessageObjectMedianMs: hugeObject.medianMs,
     hugeMessageObjectBytes: hugeObject.bytes,
+    webRssStartMb: rssStartMb,
+    webRssPeakMb: load.peakMb,
+    webRssIdleMb: rssIdleMb,
+    concurrentClients: clients,
+    concurrentSeconds: Number(load.seconds.toFixed(1)),
+    webNodeOptions: webNodeOptions ?? null,
     cores: os.cpus().length,
     loadAverageStart: loadAtStart,
     loadAverageEnd: loadAtEnd,

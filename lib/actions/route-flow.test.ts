@@ -6,7 +6,7 @@ import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ACTION_CHANNEL } from "@/lib/actions/types";
+import { ACTION_CHANNEL } from "@/lib/db/channels";
 import { csrfToken } from "@/lib/auth/csrf";
 import { SESSION_COOKIE, sealSession, type Session } from "@/lib/auth/session";
 import { processOperatorActions } from "@/lib/collector/actions";
@@ -122,6 +122,24 @@ describe("POST /api/actions", () => {
       expect((await post(op, body(op, bad))).status).toBe(400);
     }
     expect((await post(op, body(op, { name: "unknown" }))).status).toBe(404);
+  });
+
+  it("refuses actions on an object of an unreachable cluster with the reason, audited, and requests nothing", async () => {
+    await db.prisma().cluster.update({
+      where: { name: "spoke-1" },
+      data: { lastSuccessAt: new Date(Date.now() - 600_000), lastErrorAt: new Date(), lastError: "dial tcp 10.0.0.9:443: i/o timeout" },
+    });
+    const op = session("operator");
+    const res = await post(op, body(op));
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toEqual({
+      code: "cluster_unreachable",
+      message: "spoke-1 is unreachable (dial tcp 10.0.0.9:443: i/o timeout): actions need the collector to reach it",
+    });
+    expect(await db.prisma().operatorAction.count()).toBe(0);
+    expect(await db.prisma().auditEntry.findMany()).toEqual([
+      expect.objectContaining({ result: "denied", detail: expect.stringContaining("unreachable") }),
+    ]);
   });
 
   it("reconciles for an operator: the simulator shows the annotation and the collector's audit entry names them", async () => {

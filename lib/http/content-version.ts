@@ -21,7 +21,7 @@ export const OBJECT_VOLATILE_KEYS = [...VOLATILE_KEYS, "lastSuccessAt", "lastErr
  */
 export function contentVersion(value: unknown, ignore: readonly string[] = VOLATILE_KEYS): string {
   const skip = new Set(ignore);
-  const text = JSON.stringify(value, (key, v) => (skip.has(key) ? undefined : v));
+  const text = JSON.stringify(value, (key, v: unknown) => (skip.has(key) ? undefined : v));
   return `W/"${createHash("sha256")
     .update(text ?? "")
     .digest("base64url")

@@ -15,7 +15,7 @@ import { FleetRuntime } from "./kube/runtime";
 import { startChartMirror, type ChartMirror } from "./charts";
 
 export type { FaultSpec } from "./kube/faults";
-export { parseFaultArgument, parseFaultSpec } from "./kube/faults";
+export { parseFaultArgument } from "./kube/faults";
 
 export interface StartSimulatorOptions {
   /** Where kubeconfigs, aws.env, CAs, tokens and ports are kept (reused on restart). */
@@ -26,6 +26,8 @@ export interface StartSimulatorOptions {
   objects?: number;
   /** Flux objects of particular spokes by name, instead of `objects` (one big cluster). */
   objectsBySpoke?: Record<string, number>;
+  /** Spokes only Argo CD on the hub knows, beyond `clusters` (default 0; see docs/simulator-scenarios.md). */
+  argocdSpokes?: number;
   seed?: number;
   speed?: number;
   faults?: Record<string, FaultSpec>;
@@ -103,6 +105,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
       objectsBySpoke: options.objectsBySpoke,
       seed,
       epoch: clock.now(),
+      argocdSpokes: options.argocdSpokes,
     });
   const withAws = options.aws !== false && model.clusters.some((cluster) => cluster.eks);
   const cas = loadOrCreateClusterCas(

@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getUpgradesOverview } from "@/lib/db/queries/upgrades";
 import { formatDaysFromToday, formatUsd } from "@/lib/upgrades/format";
 import { EmptyFleet } from "@/app/_components/empty-fleet";
@@ -12,6 +13,7 @@ export const metadata: Metadata = { title: "Upgrades" };
 
 export default async function UpgradesPage() {
   await connection();
+  await requirePageSession();
   const o = await getUpgradesOverview();
   const t = o.totals;
   return (

@@ -9,8 +9,29 @@ import {
   type Reachability,
   type StoredHealth,
 } from "../../fleet/status";
+import type { FluxObjectTransitionRow } from "../rows";
 
-export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
+/** The columns of a history row that the cluster and object pages show. */
+export type TransitionListRow = Pick<
+  FluxObjectTransitionRow,
+  | "at"
+  | "change"
+  | "fields"
+  | "health"
+  | "previousHealth"
+  | "readyReason"
+  | "readyMessage"
+  | "appliedRevision"
+  | "attemptedRevision"
+  | "chartVersion"
+>;
+
+/** ISO 8601; null for no date, and for one that is not a date at all (never a throw from a bad row). */
+export function iso(d: Date | string | null | undefined): string | null {
+  if (d == null) return null;
+  const date = new Date(d);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
 
 export interface ClusterReachRow {
   lifecycle: string;

@@ -104,7 +104,8 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
   const seen = new Set(points.flatMap((p) => Object.keys(p.byVersion)));
   const firstTransition = transitions[0]?.at;
   const since = [firstChange?.at, firstTransition, ...clusters.map((c) => c.firstSeenAt)]
-    .filter((d): d is Date => !!d)
+    // A timestamp the database client could not read (year 1 BC, infinity) is no answer to "since when".
+    .filter((d): d is Date => !!d && !Number.isNaN(d.getTime()))
     .sort((a, b) => a.getTime() - b.getTime())[0];
   return {
     generatedAt: now.toISOString(),

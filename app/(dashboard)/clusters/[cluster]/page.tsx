@@ -5,10 +5,12 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { LiveRefresh } from "@/app/_components/live-refresh.client";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getCluster } from "@/lib/db/queries/clusters";
 import { kindFromSlug } from "@/lib/fleet/kinds";
 import { clusterApiPath } from "@/lib/fleet/urls";
 import { contentVersion } from "@/lib/http/content-version";
+import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { AccessSection } from "./_sections/access-section";
 import { ClusterHeader } from "./_sections/cluster-header";
 import { DeletedSection } from "./_sections/deleted-section";
@@ -25,16 +27,17 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { cluster } = await params;
-  return { title: decodeURIComponent(cluster) };
+  return { title: routeParam(cluster) ?? "Not found" };
 }
 
 export default async function ClusterPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   await connection();
-  const { cluster: raw } = await params;
+  await requirePageSession();
+  const { cluster } = await readPageParams(params);
   const query = await searchParams;
   // Which page of the objects table, and which kind: anything else in the query string shows the first page of all.
   const view = { kind: kindFromSlug(one(query.kind) ?? ""), page: Math.max(1, Math.floor(Number(one(query.page))) || 1) };
-  const c = await getCluster(decodeURIComponent(raw));
+  const c = await getCluster(cluster);
   if (!c) notFound();
   return (
     <>

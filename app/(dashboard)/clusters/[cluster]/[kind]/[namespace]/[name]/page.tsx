@@ -7,10 +7,13 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { LiveRefresh } from "@/app/_components/live-refresh.client";
+import { actionsBlockedReason } from "@/lib/actions/types";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getObject } from "@/lib/db/queries/objects";
 import { kindFromSlug } from "@/lib/fleet/kinds";
 import { objectApiPath } from "@/lib/fleet/urls";
 import { contentVersion, OBJECT_VOLATILE_KEYS } from "@/lib/http/content-version";
+import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { DependsSection } from "./_sections/depends-section";
 import { EventsSection } from "./_sections/events-section";
 import { HelmSection } from "./_sections/helm-section";
@@ -24,25 +27,19 @@ import { ObjectActions } from "./object-actions";
 
 type Params = Promise<{ cluster: string; kind: string; namespace: string; name: string }>;
 
-const decode = (s: string) => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-};
-
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const p = await params;
-  return { title: `${decode(p.namespace)}/${decode(p.name)} · ${decode(p.cluster)}` };
+  const [namespace, name, cluster] = [routeParam(p.namespace), routeParam(p.name), routeParam(p.cluster)];
+  return { title: namespace && name && cluster ? `${namespace}/${name} · ${cluster}` : "Not found" };
 }
 
 export default async function ObjectPage({ params }: { params: Params }) {
   await connection();
-  const p = await params;
+  await requirePageSession();
+  const p = await readPageParams(params);
   const kind = kindFromSlug(p.kind);
   if (!kind) notFound();
-  const d = await getObject({ cluster: decode(p.cluster), kind, namespace: decode(p.namespace), name: decode(p.name) });
+  const d = await getObject({ cluster: p.cluster, kind, namespace: p.namespace, name: p.name });
   if (!d) notFound();
   // A long message is shown in full once, under Status; the timeline and Events show excerpts.
   const secondary = { fullElsewhere: [d.object.readyMessage, d.object.stalledMessage], where: "under Status" };
@@ -59,6 +56,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
         name={d.ref.name}
         suspended={d.object.suspended}
         exists={!d.object.deletedAt}
+        blocked={actionsBlockedReason(d.cluster)}
       />
       <StatusSection o={d.object} />
       <SourceSection d={d} />
