@@ -1,11 +1,13 @@
 // The app works at whatever address the browser uses: the pages hydrate (a filter changes the URL and
-// the table, relative times tick) at 127.0.0.1, at localhost, and at the machine's own network address,
-// reached here through a plain TCP relay on that address (the server itself listens on 127.0.0.1 only,
-// as the demo does without sign-in). Under `next dev` the last two would not hydrate; the demo and
-// `npm start` serve the production build.
+// the table, relative times tick) at 127.0.0.1 and at localhost, and, with sign-in, at the machine's own
+// network address, reached here through a plain TCP relay on that address (the servers listen on
+// 127.0.0.1 only). Without sign-in that address is refused with a reason (DNS rebinding), never served as
+// a page that silently does not work. Under `next dev` the pages at 127.0.0.1 would not hydrate; the demo
+// and `npm start` serve the production build.
 import net from "node:net";
 import os from "node:os";
 import { expect, test, type Page } from "@playwright/test";
+import { startOidcWeb, type OidcWeb } from "./auth-stack";
 
 function env(name: string): string {
   const value = process.env[name];
@@ -22,9 +24,9 @@ function networkAddresses(): string[] {
   return external.length ? external.slice(0, 1) : ["127.0.0.2"];
 }
 
-/** A TCP relay from `host`:<free port> to the server under test. */
-async function relay(host: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const target = new URL(env("E2E_BASE_URL"));
+/** A TCP relay from `host`:<free port> to the server at `to`. */
+async function relay(host: string, to: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const target = new URL(to);
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port), target.hostname);
@@ -68,16 +70,48 @@ test("pages hydrate at 127.0.0.1 and at localhost", async ({ page }) => {
   await expectHydrated(page, `http://localhost:${port}`);
 });
 
-test("pages hydrate at the machine's network address", async ({ page }) => {
+test("without sign-in the machine's network address is refused with a reason", async ({ request }) => {
   for (const host of networkAddresses()) {
-    const r = await relay(host);
+    const r = await relay(host, env("E2E_BASE_URL"));
     try {
-      await expectHydrated(page, r.url);
-      // An object page too: its live island polls the JSON route at the same address.
-      await page.goto(`${r.url}/failures`);
-      await expect(page.getByTestId("failure-group").first()).toBeVisible();
+      const res = await request.get(`${r.url}/`);
+      expect(res.status()).toBe(421);
+      expect((await res.json()).error.message).toContain("answers only at localhost or 127.0.0.1");
     } finally {
       await r.close();
     }
   }
+});
+
+test.describe("with sign-in", () => {
+  let web: OidcWeb;
+  test.beforeAll(async () => {
+    web = await startOidcWeb();
+  });
+  test.afterAll(async () => {
+    await web?.stop();
+  });
+
+  test("pages hydrate at the machine's network address", async ({ page, context }) => {
+    await page.goto(`${web.baseUrl}/`);
+    await page.getByRole("link", { name: /Sign in with/ }).click();
+    await page.locator('input[name="login"]').fill("viewer");
+    await page.locator('input[name="password"]').fill("any password");
+    await page.getByRole("button", { name: "Sign-in" }).click();
+    await page.waitForURL(`${web.baseUrl}/`);
+    const session = await context.cookies(web.baseUrl);
+    for (const host of networkAddresses()) {
+      const r = await relay(host, web.baseUrl);
+      try {
+        // Signed in at this address too (the session cookie is per host, as a browser keeps it).
+        await context.addCookies(session.map(({ name, value }) => ({ name, value, url: r.url })));
+        await expectHydrated(page, r.url);
+        // The live islands poll their JSON routes at the same address.
+        await page.goto(`${r.url}/failures`);
+        await expect(page.getByTestId("failure-group").first()).toBeVisible();
+      } finally {
+        await r.close();
+      }
+    }
+  });
 });
