@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { excerpt, FLUX_CONDITION_MESSAGE_LIMIT, isLongMessage, sameMessage } from "./message";
+import { conditionMessage, conditionsToStore, excerpt, FLUX_CONDITION_MESSAGE_LIMIT, isLongMessage, sameMessage } from "./message";
 
 // The shape a health check on many resources gives (fluxcd/pkg ssa WaitForSet, wrapped by kustomize-controller).
 const untrimmed =
@@ -41,5 +41,27 @@ describe("sameMessage", () => {
     expect(sameMessage(trimmed, untrimmed.replace("tenant-001", "tenant-999"))).toBe(false);
     expect(sameMessage(null, "x")).toBe(false);
     expect(sameMessage("", "")).toBe(false);
+  });
+});
+
+describe("conditionsToStore and conditionMessage", () => {
+  const conditions = [
+    { type: "Reconciling", status: "True", message: "Running health checks for revision main@sha1:1 with a timeout of 10m0s" },
+    { type: "Ready", status: "False", message: trimmed },
+    { type: "Healthy", status: "False", message: trimmed },
+  ];
+
+  it("keeps one copy of a long message Ready and Healthy share: the Ready message beside them", () => {
+    const stored = conditionsToStore(conditions, trimmed);
+    expect(JSON.stringify(stored).length).toBeLessThan(1_000);
+    expect(stored.map((c) => c.message === null)).toEqual([false, true, true]);
+    expect(stored.map((c) => conditionMessage(c, trimmed))).toEqual(conditions.map((c) => c.message));
+  });
+
+  it("leaves short messages and other texts as they are", () => {
+    const short = [{ type: "Ready", status: "False", message: "dependency 'flux-system/infra' is not ready" }];
+    expect(conditionsToStore(short, short[0].message)).toEqual(short);
+    expect(conditionsToStore(conditions, null)).toEqual(conditions);
+    expect(conditionMessage({ message: "" }, trimmed)).toBeNull();
   });
 });

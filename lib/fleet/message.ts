@@ -34,3 +34,24 @@ export function sameMessage(a: string | null | undefined, b: string | null | und
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   return short.length >= MIN_TRIMMED_LENGTH && short.endsWith(TRIM_SUFFIX) && long.startsWith(short.slice(0, -TRIM_SUFFIX.length));
 }
+
+interface StoredMessage {
+  message?: string | null;
+  /** Set instead of `message` when the text is the object's Ready message, stored once beside it. */
+  messageIsReadyMessage?: true;
+}
+
+/**
+ * Conditions as stored: a long message equal to the Ready message (Flux writes the same 32 KiB into Ready
+ * and Healthy) points at the one copy kept as the object's Ready message instead of repeating it.
+ */
+export function conditionsToStore<C extends StoredMessage>(conditions: readonly C[], readyMessage: string | null): C[] {
+  if (!readyMessage || !isLongMessage(readyMessage)) return [...conditions];
+  return conditions.map((c) => (c.message === readyMessage ? { ...c, message: null, messageIsReadyMessage: true } : c));
+}
+
+/** The stored form back: every condition with its own message. */
+export function conditionMessage(stored: StoredMessage, readyMessage: string | null): string | null {
+  if (stored.messageIsReadyMessage === true) return readyMessage;
+  return typeof stored.message === "string" && stored.message ? stored.message : null;
+}
