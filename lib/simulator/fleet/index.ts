@@ -13,6 +13,7 @@ import {
   type ArgoSpokeSpec,
 } from "./argocd";
 import { fluxReport, hasFluxOperator } from "./flux-report";
+import { tenantsChangeTimes } from "./huge-message";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { NOT_READY_NODE } from "./node-scenarios";
 import { PROVISIONING_CLUSTERS, provisionedSpokeObjects, provisionedSpokeSpecs } from "./provisioning";
@@ -31,6 +32,8 @@ export interface FleetModelOptions {
   clusters: number;
   /** Flux objects per spoke (minimum 6; 20+ brings in all scenario add-ons) */
   objects: number;
+  /** Flux objects of particular spokes, by name, instead of `objects` (one big cluster in a small fleet). */
+  objectsBySpoke?: Readonly<Record<string, number>>;
   seed: number;
   /**
    * Spokes only Argo CD on the hub knows, beyond the `clusters` (default 0): reached through their Argo CD
@@ -65,6 +68,7 @@ export interface ScenarioFacts {
   notReadyNode?: { cluster: string; nodegroup: string; since: number; until: number };
   /** Hub HelmReleases deploying into a spoke through spec.kubeConfig (one per fourth spoke). */
   hubToSpoke?: { hub: string; kind: "HelmRelease"; namespace: string; name: string; spoke: string };
+  hugeMessage?: { cluster: string; namespace: string; name: string };
   labelOnly: string[];
   eksOnly: string[];
   crossplaneOnly: string[];
@@ -107,7 +111,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     if (!spec) return undefined;
     let plan = plans.get(name);
     if (!plan) {
-      plan = planSpoke(spec, objectsPerSpoke, seed, epochFor(t));
+      plan = planSpoke(spec, Math.max(6, Math.floor(options.objectsBySpoke?.[name] ?? objectsPerSpoke)), seed, epochFor(t));
       plans.set(name, plan);
     }
     return plan;
@@ -160,6 +164,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     }
     if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
     if (spec.roles.includes("not-ready-node")) times.push(NOT_READY_NODE.since, NOT_READY_NODE.until);
+    if (spec.roles.includes("huge-message")) times.push(...tenantsChangeTimes());
     if (spec.roles.includes("scheduled-upgrade")) {
       times.push(
         TIMELINE.controlPlaneUpgradeStart,
@@ -314,5 +319,6 @@ function scenarioFacts(spokes: SpokeSpec[], provisioned: SpokeSpec[]): Omit<Scen
   if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, from: "1.34", to: "1.35" };
   if (at(ROLE_INDEX.unreachable)) facts.unreachable = { cluster: at(ROLE_INDEX.unreachable)! };
   if (at(ROLE_INDEX.expiredToken)) facts.expiredToken = { cluster: at(ROLE_INDEX.expiredToken)! };
+  if (at(ROLE_INDEX.hugeMessage)) facts.hugeMessage = { cluster: at(ROLE_INDEX.hugeMessage)!, namespace: "flux-system", name: "tenants" };
   return facts;
 }

@@ -33,7 +33,8 @@ export type ScenarioRole =
   /** the collector's identity gets AccessDenied from the EKS API for it; Crossplane still knows its EKS facts */
   | "no-eks-access"
   /** one of its nodes stops reporting (Ready Unknown) for part of the timeline */
-  | "not-ready-node";
+  | "not-ready-node"
+  | "huge-message";
 
 export interface SpokeSpec {
   index: number;
@@ -66,6 +67,8 @@ export const ACCOUNT_BY_ENV = { prod: "210987654321", staging: "345678901234", d
 /** Special spokes by index: all of them exist from 11 spokes on (12 clusters with the hub). */
 export const ROLE_INDEX = {
   reference: 0,
+  /** a Kustomization whose health check lists hundreds of resources: a 32 KiB condition message */
+  hugeMessage: 1,
   helmUpgradeStall: 2,
   dependencyChain: 3,
   expiredToken: 4,
@@ -121,6 +124,9 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
     case ROLE_INDEX.reference:
       roles.push("reference");
       version = "1.35";
+      break;
+    case ROLE_INDEX.hugeMessage:
+      roles.push("huge-message");
       break;
     case ROLE_INDEX.helmUpgradeStall:
       roles.push("helm-upgrade-stall");

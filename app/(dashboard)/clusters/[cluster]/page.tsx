@@ -1,12 +1,17 @@
 // One cluster: reachability and last error, the Crossplane resources that provision it, how it is reached,
 // versions (and where each came from), node groups and NotReady nodes, objects the hub applies to it,
-// objects by kind with health, recent transitions and the substitution variables its Kustomizations use. Each section is
-// a component of its own under _sections/.
+// objects by kind with health, recent transitions and the substitution variables its Kustomizations use.
+// Each section is a component of its own under _sections/; the live island re-renders them all when the
+// data changes.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { LiveRefresh } from "@/app/_components/live-refresh.client";
 import { requirePageSession } from "@/lib/auth/guard";
 import { getCluster } from "@/lib/db/queries/clusters";
+import { kindFromSlug } from "@/lib/fleet/kinds";
+import { clusterApiPath } from "@/lib/fleet/urls";
+import { contentVersion } from "@/lib/http/content-version";
 import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { AccessSection } from "./_sections/access-section";
 import { ClusterHeader } from "./_sections/cluster-header";
@@ -21,20 +26,28 @@ import { TransitionsSection } from "./_sections/transitions-section";
 import { VersionsSection } from "./_sections/versions-section";
 
 type Params = Promise<{ cluster: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { cluster } = await params;
   return { title: routeParam(cluster) ?? "Not found" };
 }
 
-export default async function ClusterPage({ params }: { params: Params }) {
+export default async function ClusterPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   await connection();
   await requirePageSession();
   const { cluster } = await readPageParams(params);
+  const query = await searchParams;
+  // Which page of the objects table, and which kind: anything else in the query string shows the first page of all.
+  const view = { kind: kindFromSlug(one(query.kind) ?? ""), page: Math.max(1, Math.floor(Number(one(query.page))) || 1) };
   const c = await getCluster(cluster);
   if (!c) notFound();
   return (
     <>
+      {/* Re-renders every section below when the cluster's JSON route reports another version. */}
+      <LiveRefresh apiPath={clusterApiPath(c.name)} version={contentVersion(c)} />
       <ClusterHeader c={c} />
       <ReachabilitySection c={c} />
       <ProvisioningSection provisioners={c.access.provisioners} />
@@ -42,7 +55,7 @@ export default async function ClusterPage({ params }: { params: Params }) {
       <VersionsSection c={c} />
       <NodesSection nodes={c.nodes} />
       <ManagedFromSection objects={c.managedFrom} />
-      <ObjectsSection c={c} />
+      <ObjectsSection c={c} view={view} />
       <TransitionsSection transitions={c.transitions} />
       <SubstitutionsSection substitutions={c.substitutions} />
       <DeletedSection deleted={c.deletedObjects} />

@@ -3,6 +3,7 @@
 import { ConditionsTable } from "@/app/_components/conditions-table";
 import { EventsTable } from "@/app/_components/events-table";
 import { HealthBadge } from "@/app/_components/health-badge";
+import { MessageText } from "@/app/_components/message-text";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { Facts, Section } from "@/app/_components/triage-section";
 import type { ClusterProvisioner } from "@/lib/db/queries/clusters";
@@ -57,7 +58,7 @@ function ProvisionerCard({ p }: { p: ClusterProvisioner }) {
       {p.state === "failed" || p.state === "waiting" || p.state === "updating" ? (
         <p className="mt-2 whitespace-pre-wrap break-words font-mono text-xs" data-testid="provisioner-problem">
           {p.stateReason ? `${p.stateReason}: ` : ""}
-          {p.stateMessage ?? ""}
+          <MessageText message={p.stateMessage} />
         </p>
       ) : null}
       <div className="mt-3">
@@ -75,7 +76,12 @@ function ProvisionerCard({ p }: { p: ClusterProvisioner }) {
           ]}
         />
       </div>
-      <ConditionsTable conditions={p.conditions} caption={`Conditions of ${p.kind} ${p.name}`} className="mt-3" />
+      <ConditionsTable
+        conditions={p.conditions}
+        caption={`Conditions of ${p.kind} ${p.name}`}
+        className="mt-3"
+        secondary={{ fullElsewhere: [p.stateMessage], where: "above" }}
+      />
       <div className="mt-3">
         <EventsTable
           events={p.events}
