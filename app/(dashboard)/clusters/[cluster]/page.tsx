@@ -44,15 +44,18 @@ export default async function ClusterPage({ params, searchParams }: { params: Pa
   const view = { kind: kindFromSlug(one(query.kind) ?? ""), page: Math.max(1, Math.floor(Number(one(query.page))) || 1) };
   const c = await getCluster(cluster);
   if (!c) notFound();
+  // Crossplane comes first while it is the story (the cluster is being created, or a resource failed).
+  const crossplaneFirst = !!c.provisioning || c.access.provisioners.some((p) => p.state === "failed");
   return (
     <>
       {/* Re-renders every section below when the cluster's JSON route reports another version. */}
       <LiveRefresh apiPath={clusterApiPath(c.name)} version={contentVersion(c)} />
       <ClusterHeader c={c} />
       <ReachabilitySection c={c} />
-      <ProvisioningSection provisioners={c.access.provisioners} />
+      {crossplaneFirst ? <ProvisioningSection provisioners={c.access.provisioners} /> : null}
       <AccessSection access={c.access} />
       <VersionsSection c={c} />
+      {crossplaneFirst ? null : <ProvisioningSection provisioners={c.access.provisioners} />}
       <NodesSection nodes={c.nodes} />
       <ManagedFromSection objects={c.managedFrom} />
       <ObjectsSection c={c} view={view} />
