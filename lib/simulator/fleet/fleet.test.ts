@@ -243,15 +243,15 @@ describe("fleet model", () => {
     const hub = model.objectsAt("hub", at(2 * MIN), runtime);
     const managed = hub.filter((o) => ["Cluster", "ClusterAuth", "EKSCluster"].includes(o.kind));
     expect(new Set(managed.map((o) => o.apiVersion))).toEqual(
-      new Set(["eks.aws.crossplane.io/v1beta1", "eks.aws.upbound.io/v1beta1", "platform.acme.io/v1beta1"]),
+      new Set(["eks.aws.crossplane.io/v1beta1", "eks.aws.upbound.io/v1beta2", "eks.aws.upbound.io/v1beta1", "platform.acme.io/v1beta1"]),
     );
-    const provisioning = ["dev-use1-sandbox", "staging-euw1-analytics"];
+    const provisioning = ["dev-use1-sandbox", "staging-usw2-ingest", "staging-euw1-analytics"];
     for (const o of managed) {
       if (provisioning.includes(o.metadata.name)) continue;
       const spec = o.spec as { writeConnectionSecretToRef?: { name: string; namespace: string } };
       const status = o.status as { conditions: { type: string; reason: string }[]; atProvider?: unknown };
       expect(status.conditions.map((c) => c.type).sort()).toEqual(["Ready", "Synced"]);
-      if (o.apiVersion !== "eks.aws.upbound.io/v1beta1" || o.kind === "ClusterAuth") {
+      if (o.apiVersion !== "eks.aws.upbound.io/v1beta2") {
         expect(spec.writeConnectionSecretToRef?.name, `${o.kind} ${o.metadata.name}`).toBeTruthy();
         expect(find(hub, "Secret", spec.writeConnectionSecretToRef!.namespace, spec.writeConnectionSecretToRef!.name)).toBeDefined();
       }
@@ -260,13 +260,15 @@ describe("fleet model", () => {
     const creating = find(hub, "Cluster", undefined as never, "dev-use1-sandbox")!;
     expect(condition(creating, "Ready")).toMatchObject({ status: "False", reason: "Creating" });
     expect(creating.status).toMatchObject({ atProvider: { status: "CREATING" } });
-    const failing = hub.find((o) => o.apiVersion === "eks.aws.upbound.io/v1beta1" && o.metadata.name === "staging-euw1-analytics")!;
+    const failing = hub.find((o) => o.apiVersion === "eks.aws.upbound.io/v1beta2" && o.metadata.name === "staging-euw1-analytics")!;
     expect(condition(failing, "Synced")).toMatchObject({
       status: "False",
       reason: "ReconcileError",
       message: expect.stringContaining("InvalidParameterException"),
     });
-    for (const name of provisioning) expect(find(hub, "Secret", "flux-system", `${name}-eks-connection`)).toBeUndefined();
+    // Crossplane publishes the connection secret empty from its first reconcile.
+    for (const name of ["dev-use1-sandbox", "staging-euw1-analytics"])
+      expect(find(hub, "Secret", "flux-system", `${name}-eks-connection`)?.data).toEqual({});
     const labelled = hub.filter((o) => o.kind === "Secret" && o.metadata.labels?.[DISCOVERY_LABEL] === "true");
     expect(labelled.map((s) => s.metadata.name)).toEqual(model.facts.labelOnly.map((n) => `${n}-kubeconfig`));
     const fluxRefs = hub.filter(

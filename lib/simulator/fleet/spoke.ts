@@ -41,6 +41,7 @@ import {
   type Commit,
 } from "./timeline";
 import type { SpokeSpec } from "./topology";
+import { applyNodeScenarios } from "./node-scenarios";
 import { controlPlaneAt, nodeNames, nodegroupsAt } from "./versions";
 
 export const GIT_ORG = "https://github.com/acme-platform";
@@ -292,6 +293,7 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
     const names = nodeNames(spec, ng, seed);
     names.forEach((name, i) => out.push(nodeObject(id, spec, ng, name, i, abs(ng.modifiedAt))));
   }
+  applyNodeScenarios(out, spec, id, epoch, t, events);
 
   // --- Git sources ----------------------------------------------------------------------------------
   const depChain = spec.roles.includes("dependency-chain");

@@ -28,8 +28,30 @@ export function ObjectHeader({ d }: { d: ObjectDetail }) {
         </h1>
         <ObjectStatus o={d.object} />
       </div>
+      {d.appliesTo ? <AppliesTo d={d} appliesTo={d.appliesTo} /> : null}
       {d.historical ? <HistoricalBanner d={d} historical={d.historical} /> : null}
     </>
+  );
+}
+
+/** A hub object deploying into another cluster: where it lives and where it applies. */
+function AppliesTo({ d, appliesTo }: { d: ObjectDetail; appliesTo: NonNullable<ObjectDetail["appliesTo"]> }) {
+  return (
+    <p className="mt-2 text-sm" data-testid="applies-to">
+      Lives in{" "}
+      <Link href={d.cluster.url} className={link}>
+        {d.cluster.name}
+      </Link>
+      , applies to{" "}
+      {appliesTo.cluster && appliesTo.url ? (
+        <Link href={appliesTo.url} className={link}>
+          {appliesTo.cluster}
+        </Link>
+      ) : (
+        "a cluster Crow's Nest does not know"
+      )}{" "}
+      <span className="text-xs text-zinc-500">(through spec.kubeConfig, secret {appliesTo.secret})</span>
+    </p>
   );
 }
 
