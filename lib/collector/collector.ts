@@ -25,9 +25,18 @@ import {
   upsertProvisioners,
   type ClusterRow,
 } from "../db/writes/clusters";
-import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEksSnapshot, writeEksVersions } from "../db/writes/eks";
+import {
+  eksVersionsFetchedAt,
+  recordEksError,
+  staleCatalogVersions,
+  writeAddonCatalog,
+  writeCrossplaneFacts,
+  writeEksSnapshot,
+  writeEksVersions,
+} from "../db/writes/eks";
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
-import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
+import { loadKnownObjects, writeObjectPlan, writeObjectTargets } from "../db/writes/flux-objects";
+import { upsertNodes } from "../db/writes/nodes";
 import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, healthCounts, planObjectWrites } from "./changes";
 import type { KnownObject } from "../db/types";
@@ -36,6 +45,7 @@ import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
 import { acquireLeases, GLOBAL_JOBS_LEASE, liveReplicas, releaseLeases, renewLease } from "./leases";
 import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
+import { clustersBySecret, objectTargets } from "./targets";
 import { oneLine } from "../errors";
 
 export interface CollectorSettings {
@@ -73,6 +83,8 @@ export interface CycleSummary {
   discoveryProblems: string[];
 }
 
+type KubePollRecords = Awaited<ReturnType<typeof pollKube>>["records"];
+
 interface ClusterState {
   known: Map<string, KnownObject>;
   events: Map<string, string>;
@@ -97,6 +109,11 @@ export class Collector {
   private readonly states = new Map<number, ClusterState>();
   private readonly lastEksPoll = new Map<number, number>();
   private readonly lastFactsPoll = new Map<number, number>();
+  /** What was last written per cluster, so an unchanged cycle writes (and asks the database) nothing. */
+  private readonly crossplaneWritten = new Map<number, string>();
+  private readonly targetsWritten = new Map<number, string>();
+  /** Hub secret → the cluster it reaches (for hub objects with spec.kubeConfig). */
+  private clustersBySecret = new Map<string, number>();
   private readonly inFlight = new Map<number, Promise<void>>();
   private heldLastCycle = new Set<number>();
   private secrets: SecretStore | undefined;
@@ -217,7 +234,8 @@ export class Collector {
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
       const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
       for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
-      rowsWritten += await upsertProvisioners(this.db, byCluster);
+      rowsWritten += await upsertProvisioners(this.db, byCluster, discovery.complete);
+      rowsWritten += await this.writeCrossplaneFacts(discovery, ids);
       if (discovery.complete) {
         const gone = await markGoneClusters(
           this.db,
@@ -232,6 +250,7 @@ export class Collector {
     const phases: Record<string, number> = { discoveryMs: Date.now() - started };
     let mark = Date.now();
     const clusters = await listClusters(this.db, { activeOnly: true });
+    this.clustersBySecret = clustersBySecret(clusters);
     const mine = await this.takeLeases(clusters);
     phases.leasesMs = Date.now() - mark;
     mark = Date.now();
@@ -277,6 +296,22 @@ export class Collector {
     await this.refreshGauges().catch((err: unknown) => this.log.debug({ error: oneLine(err) }, "fleet gauges not refreshed"));
     this.log.info({ ...summary, ...phases, pollTime: this.timing, discoveryProblems: problems.length }, "cycle finished");
     return summary;
+  }
+
+  /** EKS facts and node groups Crossplane observed, per cluster, when they changed since this process last wrote them. */
+  private async writeCrossplaneFacts(discovery: DiscoveryResult, ids: Map<string, number>): Promise<number> {
+    let written = 0;
+    const at = new Date();
+    for (const c of discovery.clusters) {
+      if (!c.crossplaneFacts && !c.nodeGroups.length) continue;
+      const id = ids.get(c.name);
+      if (id === undefined) continue;
+      const signature = JSON.stringify([c.crossplaneFacts, c.nodeGroups]);
+      if (this.crossplaneWritten.get(id) === signature) continue;
+      written += await writeCrossplaneFacts(this.db, id, at, { facts: c.crossplaneFacts, nodeGroups: c.nodeGroups });
+      this.crossplaneWritten.set(id, signature);
+    }
+    return written;
   }
 
   private async takeLeases(clusters: ClusterRow[]): Promise<ClusterRow[]> {
@@ -327,6 +362,8 @@ export class Collector {
 
   /** Polls one cluster unless another poll of it is running in this process (then waits for that one). */
   async pollClusterOnce(cluster: ClusterRow): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
+    // Crossplane is still creating it: there is nothing to reach yet, and trying would only record an error.
+    if (cluster.provisioning) return { ok: true, objects: 0, rowsWritten: 0, historyRows: 0 };
     const running = this.inFlight.get(cluster.id);
     if (running) await running; // never rejects: it only marks the end of that poll
     let resolveDone!: () => void;
@@ -398,6 +435,8 @@ export class Collector {
       applyPlan(state.known, plan, written.ids);
       rowsWritten += written.rowsWritten;
       historyRows += written.transitions;
+      if (cluster.role === "hub") rowsWritten += await this.writeTargets(cluster.id, poll.records, poll.listedKinds);
+      if (poll.nodes) rowsWritten += await upsertNodes(this.db, cluster.id, at, poll.nodes);
       if (written.rowsWritten) this.metrics?.rowsWritten.inc({ table: "flux_object" }, written.rowsWritten - written.transitions);
       if (written.transitions) this.metrics?.rowsWritten.inc({ table: "flux_object_transition" }, written.transitions);
 
@@ -459,6 +498,18 @@ export class Collector {
     }
   }
 
+  /** Hub objects with spec.kubeConfig: the cluster each applies to, written when that changed. */
+  private async writeTargets(clusterId: number, records: KubePollRecords, listedKinds: Set<string>): Promise<number> {
+    // A kind whose LIST failed this time keeps what was stored.
+    if (!listedKinds.has("Kustomization") || !listedKinds.has("HelmRelease")) return 0;
+    const targets = objectTargets(records, this.clustersBySecret);
+    const signature = JSON.stringify(targets);
+    if (this.targetsWritten.get(clusterId) === signature) return 0;
+    const n = await writeObjectTargets(this.db, clusterId, targets);
+    this.targetsWritten.set(clusterId, signature);
+    return n;
+  }
+
   /** EKS control plane, node groups, add-ons and insights, every eksIntervalSeconds per cluster. */
   private async pollEks(cluster: ClusterRow, at: Date): Promise<number> {
     const region = cluster.region;
@@ -467,7 +518,18 @@ export class Collector {
     const last = this.lastEksPoll.get(cluster.id) ?? 0;
     if (Date.now() - last < this.settings.eksIntervalSeconds * 1000) return 0;
     const api = this.eksApi(region);
-    const info = await this.describe(api, name, 0);
+    let info: EksClusterInfo;
+    try {
+      info = await this.describe(api, name, 0);
+    } catch (err) {
+      // Kept on the cluster (AccessDenied for a cluster in an account we may not enter): pages say why its EKS
+      // facts come from Crossplane or are old, and Crossplane may fill them in from the next discovery on.
+      this.lastEksPoll.set(cluster.id, Date.now());
+      this.crossplaneWritten.delete(cluster.id);
+      const n = await recordEksError(this.db, cluster.id, at, describeAwsError(err).message);
+      this.log.debug({ cluster: cluster.name, error: describeAwsError(err).message }, "EKS DescribeCluster failed");
+      return n;
+    }
     // A part that could not be read is stored as not read (null), never as empty.
     const notRead = (part: string) => (err: unknown) => {
       this.log.debug({ cluster: cluster.name, part, error: describeAwsError(err).message }, "EKS read failed");
@@ -536,7 +598,7 @@ export class Collector {
     if (!nudges.length) return 0;
     const names = [...new Set(nudges.map((n) => n.clusterName))];
     const { rows } = await this.db.query<ClusterRow>(
-      `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, "kubernetesVersion", "eksVersion",
+      `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, provisioning, "kubernetesVersion", "eksVersion",
               "platformVersion", "fluxVersion", "kubeletVersions", "lastSuccessAt" FROM cluster WHERE name = ANY($1::text[])`,
       [names],
     );
@@ -590,6 +652,7 @@ export class Collector {
     for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, Number(r.n));
     const { rows: reach } = await this.db.query<{ reachability: string; n: string }>(
       `SELECT CASE WHEN lifecycle = 'gone' THEN 'gone'
+                   WHEN provisioning IS NOT NULL THEN 'provisioning'
                    WHEN "lastSuccessAt" IS NULL AND "lastErrorAt" IS NULL THEN 'pending'
                    WHEN "lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt" THEN 'unreachable'
                    ELSE 'reachable' END AS reachability, count(*)::text AS n

@@ -7,8 +7,9 @@ import { preferredVersions, servedVersion } from "../kube/crossplane";
 import { ClusterRequestError } from "../kube/errors";
 import { FLUX_KINDS, objectKey, toFluxObject } from "../kube/flux";
 import { listAll } from "../kube/list";
+import { toNodeRecords } from "../kube/nodes";
 import { configMapData, substitutionSources } from "../kube/substitutions";
-import type { FluxKind, FluxObjectRecord, FluxReportSummary, KubeEventRecord } from "../kube/types";
+import type { FluxKind, FluxObjectRecord, FluxReportSummary, KubeEventRecord, NodeRecord } from "../kube/types";
 
 export interface KubePoll {
   records: FluxObjectRecord[];
@@ -17,6 +18,8 @@ export interface KubePoll {
   events: KubeEventRecord[];
   kubernetesVersion: string | null;
   kubeletVersions: Record<string, number> | null;
+  /** Every node (null when the nodes were not read this time). */
+  nodes: NodeRecord[] | null;
   fluxReport: FluxReportSummary | null;
   /** `app.kubernetes.io/version` of the namespace Flux was installed into (flux install / bootstrap label it). */
   fluxNamespaceVersion: string | null;
@@ -100,10 +103,13 @@ export async function pollKube(
       });
   const nodesCall = !facts
     ? skip
-    : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(kubeletVersions, (err) => {
-        warnings.push(`nodes: ${asRequestError(err).message}`);
-        return null;
-      });
+    : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(
+        (items) => ({ kubelets: kubeletVersions(items), nodes: toNodeRecords(items) }),
+        (err) => {
+          warnings.push(`nodes: ${asRequestError(err).message}`);
+          return null;
+        },
+      );
   const fluxNamespaceCall = !facts
     ? skip
     : listAll(client, `/api/v1/namespaces`, { labelSelector: "app.kubernetes.io/part-of=flux" }).then(fluxNamespaceVersion, (err) => {
@@ -128,7 +134,7 @@ export async function pollKube(
     await Promise.allSettled([versionCall, nodesCall, reportCall, fluxNamespaceCall]);
     throw error;
   }
-  const [kubernetesVersion, kubelets, fluxReport, fluxNamespace] = await Promise.all([
+  const [kubernetesVersion, nodeList, fluxReport, fluxNamespace] = await Promise.all([
     versionCall,
     nodesCall,
     reportCall,
@@ -144,7 +150,8 @@ export async function pollKube(
     listedKinds,
     events,
     kubernetesVersion,
-    kubeletVersions: kubelets,
+    kubeletVersions: nodeList?.kubelets ?? null,
+    nodes: nodeList?.nodes ?? null,
     fluxReport,
     fluxNamespaceVersion: fluxNamespace,
     substitutions,

@@ -19,5 +19,7 @@ export type KubeEventRow = PgRow<Models.KubeEvent>;
 export type WebhookEventRow = PgRow<Models.WebhookEvent>;
 export type AuditEntryRow = PgRow<Models.AuditEntry>;
 export type NodeGroupRow = PgRow<Models.NodeGroup>;
+export type NodeRow = PgRow<Models.Node>;
+export type ClusterVersionChangeRow = PgRow<Models.ClusterVersionChange>;
 export type ManagedAddonRow = PgRow<Models.ManagedAddon>;
 export type EksVersionRow = PgRow<Models.EksVersion>;

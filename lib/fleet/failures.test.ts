@@ -268,3 +268,64 @@ describe("filtered grouping", () => {
     expect(groups[0].members[0].rootCause?.name).toBe("infra");
   });
 });
+
+describe("Crossplane problems and the clusters they provision", () => {
+  const createFailed = {
+    cluster: "staging-euw1-analytics",
+    kind: "Cluster",
+    namespace: "",
+    name: "staging-euw1-analytics",
+    reason: "ReconcileError",
+    message:
+      "create failed: async create failed: failed to create the resource: [{0 creating EKS Cluster (staging-euw1-analytics): operation error EKS: CreateCluster, https response error StatusCode: 400, RequestID: 7b1d0c2e-1f3a-4c5b-9d8e-0a1b2c3d4e5f, InvalidParameterException: Subnets specified must be in at least two different AZs  []}]",
+    since: "2026-11-21T11:22:00Z",
+    createFailed: true,
+  };
+  // A hub Kustomization deploying into the cluster through its (empty) connection secret.
+  const bootstrap = (cluster: string) =>
+    obj({
+      cluster: "hub",
+      name: `bootstrap-${cluster}`,
+      readyReason: "ReconciliationFailed",
+      readyMessage: `failed to get kubeconfig: secret 'flux-system/${cluster}-eks-connection' has no 'kubeconfig' key`,
+      appliesTo: cluster,
+    });
+
+  it("a resource that failed to create is a problem of its own kind, and what applies to its cluster follows it", () => {
+    const groups = groupFailures([bootstrap("staging-euw1-analytics")], now, [], () => true, { crossplane: [createFailed] });
+    expect(groups).toHaveLength(1);
+    const [g] = groups;
+    expect(g).toMatchObject({ kind: "Cluster", problem: "create-failed", reason: "ReconcileError", clusterCount: 1 });
+    expect(g.members[0]).toMatchObject({ url: "/clusters/staging-euw1-analytics#provisioning", failingForSeconds: 38 * 60 });
+    expect(g.pattern).not.toContain("7b1d0c2e");
+    expect(g.followers).toHaveLength(1);
+    expect(g.followers[0].members[0].rootCause).toMatchObject({ kind: "Cluster", name: "staging-euw1-analytics", health: "failing" });
+  });
+
+  it("a cluster still being created is the root cause of what waits for its secret, without being a failure", () => {
+    const groups = groupFailures([bootstrap("dev-use1-sandbox")], now, [], () => true, {
+      provisioning: new Map([["dev-use1-sandbox", "creating"]]),
+    });
+    expect(groups.map((g) => g.problem)).toEqual(["failing"]);
+    expect(groups[0].members[0].rootCause).toEqual({
+      cluster: "dev-use1-sandbox",
+      kind: "Cluster",
+      namespace: "",
+      name: "dev-use1-sandbox",
+      url: "/clusters/dev-use1-sandbox",
+      health: "progressing",
+    });
+  });
+
+  it("a failing resource of a cluster that exists is a Crossplane error, not a failed creation; filtered out it still explains", () => {
+    const auth = { ...createFailed, cluster: "prod-usw2-005", kind: "ClusterAuth", name: "prod-usw2-005", createFailed: false };
+    const groups = groupFailures([bootstrap("prod-usw2-005")], now, [], () => true, { crossplane: [auth] });
+    expect(groups[0].problem).toBe("crossplane");
+    const filtered = groupFailures([bootstrap("prod-usw2-005")], now, [], () => true, {
+      crossplane: [auth],
+      includeCrossplane: () => false,
+    });
+    expect(filtered.map((g) => g.problem)).toEqual(["failing"]);
+    expect(filtered[0].members[0].rootCause).toMatchObject({ kind: "ClusterAuth", name: "prod-usw2-005" });
+  });
+});

@@ -27,6 +27,24 @@ export interface ProblemObjectInput extends ObjectRef {
   lastReconcileAt?: string | null;
   dependsOn?: Array<{ namespace?: string | null; name: string }>;
   source?: { kind: string; namespace: string; name: string } | null;
+  /** The cluster a hub object applies to (spec.kubeConfig), when it is another one. */
+  appliesTo?: string | null;
+}
+
+/**
+ * A Crossplane resource that failed (lib/fleet/provisioning.ts): Synced False, Ready False for another
+ * reason than Creating, or a failed async operation. `createFailed`: the cluster it provisions never came up.
+ */
+export interface CrossplaneProblemInput {
+  /** The cluster the resource provisions. */
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  reason: string | null;
+  message: string | null;
+  since: string | null;
+  createFailed: boolean;
 }
 
 export interface UnreachableClusterInput {
@@ -39,7 +57,8 @@ export interface UnreachableClusterInput {
   firstSeenAt?: string | null;
 }
 
-export type ProblemKind = "failing" | "stalled" | "stale" | "unreachable";
+/** "create-failed": Crossplane failed to create the cluster; "crossplane": a Crossplane resource of a cluster that exists failing. */
+export type ProblemKind = "failing" | "stalled" | "stale" | "unreachable" | "create-failed" | "crossplane";
 
 export interface FailureMember extends ObjectRef {
   url: string;
@@ -52,6 +71,15 @@ export interface FailureMember extends ObjectRef {
   firstFailedAt: string | null;
   failingForSeconds: number | null;
   rootCause: (ObjectRef & { url: string; health: Health }) | null;
+}
+
+export interface GroupFailuresExtra {
+  /** Failed Crossplane resources, one problem each. */
+  crossplane?: CrossplaneProblemInput[];
+  /** Crossplane problems left out by a filter still serve as root causes; they just form no group. */
+  includeCrossplane?: (c: CrossplaneProblemInput) => boolean;
+  /** Clusters Crossplane is creating: objects that apply to them wait on them. */
+  provisioning?: Map<string, "creating" | "failed">;
 }
 
 export interface FailureGroup {
@@ -167,6 +195,7 @@ export function groupFailures(
   unreachable: UnreachableClusterInput[] = [],
   /** Objects left out by a filter still serve as root causes; they just form no group. */
   include: (o: ProblemObjectInput) => boolean = () => true,
+  extra: GroupFailuresExtra = {},
 ): FailureGroup[] {
   const byKey = new Map(objects.map((o) => [refKey(o), o]));
   const groups = new Map<string, FailureGroup>();
@@ -209,6 +238,33 @@ export function groupFailures(
     return p;
   };
 
+  // Failed Crossplane resources first: objects applying to their cluster point at them.
+  const crossplaneOf = new Map<string, FailureMember>();
+  for (const c of extra.crossplane ?? []) {
+    const problem: ProblemKind = c.createFailed ? "create-failed" : "crossplane";
+    const reason = c.reason || "ReconcileError";
+    const message = c.message || "";
+    const pattern = normalised(message);
+    const member: FailureMember = {
+      cluster: c.cluster,
+      kind: c.kind,
+      namespace: c.namespace,
+      name: c.name,
+      url: `${clusterPath(c.cluster)}#provisioning`,
+      health: "failing",
+      problem,
+      reason,
+      message,
+      firstFailedAt: c.since,
+      failingForSeconds: c.since ? Math.max(0, Math.floor((now.getTime() - new Date(c.since).getTime()) / 1000)) : null,
+      rootCause: null,
+    };
+    if (!crossplaneOf.has(c.cluster)) crossplaneOf.set(c.cluster, member);
+    if (extra.includeCrossplane && !extra.includeCrossplane(c)) continue;
+    const g = add(["Crossplane", c.kind, problem, reason, pattern].join("\u0001"), { kind: c.kind, problem, reason, pattern }, member);
+    memberGroup.set(refKey(member), g.id);
+  }
+
   for (const o of objects) {
     const problem = problemOf(o);
     if (!problem || !include(o)) continue;
@@ -216,6 +272,13 @@ export function groupFailures(
     const pattern = normalised(message);
     const key = [o.kind, problem, reason, pattern].join("\u0001");
     const root = problem === "stale" ? null : findRootCause(o, byKey);
+    // A hub object applying to a cluster Crossplane has not finished: that cluster is why it fails.
+    const target = !root && problem !== "stale" && o.appliesTo ? o.appliesTo : null;
+    const crossplaneRoot = target ? crossplaneOf.get(target) : undefined;
+    const provisioningRoot =
+      target && !crossplaneRoot && extra.provisioning?.has(target)
+        ? { cluster: target, kind: "Cluster", namespace: "", name: target, url: clusterPath(target), health: "progressing" as Health }
+        : null;
     const member: FailureMember = {
       ...refOut(o),
       problem,
@@ -223,11 +286,23 @@ export function groupFailures(
       message,
       firstFailedAt: o.firstFailedAt,
       failingForSeconds: problem === "stale" ? null : failingForSeconds(o.storedHealth, o.firstFailedAt, now),
-      rootCause: root ? refOut(root) : null,
+      rootCause: root
+        ? refOut(root)
+        : crossplaneRoot
+          ? {
+              cluster: crossplaneRoot.cluster,
+              kind: crossplaneRoot.kind,
+              namespace: crossplaneRoot.namespace,
+              name: crossplaneRoot.name,
+              url: crossplaneRoot.url,
+              health: "failing",
+            }
+          : provisioningRoot,
     };
     const g = add(key, { kind: o.kind, problem, reason, pattern }, member);
     memberGroup.set(refKey(o), g.id);
     if (root) rootOf.set(member, refKey(root));
+    else if (crossplaneRoot) rootOf.set(member, refKey(crossplaneRoot));
   }
 
   for (const c of unreachable) {

@@ -102,20 +102,24 @@ export function healthRank(health: Health): number {
   return HEALTH_ORDER.indexOf(health);
 }
 
-export type Reachability = "reachable" | "unreachable" | "pending" | "gone";
+export type Reachability = "reachable" | "unreachable" | "pending" | "provisioning" | "gone";
 
 export interface ReachabilityInput {
   lifecycle?: string | null;
   lastSuccessAt?: Date | string | null;
   lastErrorAt?: Date | string | null;
+  /** Crossplane is creating the cluster (or failed to), so there is no kubeconfig to reach it with yet. */
+  provisioning?: string | null;
 }
 
 /**
  * Whether the last poll of a cluster worked. "pending" is a cluster discovered but not yet polled;
+ * "provisioning" one Crossplane is still creating (nothing to reach yet: neither up nor down);
  * "gone" one that discovery no longer finds (its history stays).
  */
 export function clusterReachability(c: ReachabilityInput): Reachability {
   if (c.lifecycle === "gone") return "gone";
+  if (c.provisioning) return "provisioning";
   const ok = c.lastSuccessAt ? new Date(c.lastSuccessAt).getTime() : null;
   const err = c.lastErrorAt ? new Date(c.lastErrorAt).getTime() : null;
   if (ok == null) return err == null ? "pending" : "unreachable";

@@ -84,6 +84,70 @@ export interface ProvisioningRecord {
   /** EKS cluster name the resource stands for, when it says (external name, clusterName). */
   eksName: string | null;
   region: string | null;
+  /** metadata.creationTimestamp */
+  createdAt: string | null;
+  /** spec.forProvider.version: the Kubernetes version asked for. */
+  desiredVersion: string | null;
+  /** What the provider last observed (status.atProvider); all null while an upjet resource is being created. */
+  eksArn: string | null;
+  version: string | null;
+  platformVersion: string | null;
+  /** atProvider.status: CREATING | ACTIVE | UPDATING | DELETING | FAILED | PENDING */
+  eksStatus: string | null;
+  /** upgradePolicy.supportType (Upbound only): STANDARD | EXTENDED */
+  supportType: string | null;
+  /** The connection secret as discovery found it (null: the resource names none, or it was not read). */
+  secret: ConnectionSecretState | null;
+}
+
+/**
+ * Crossplane writes a connection secret empty on its first reconcile and adds the keys once the cluster
+ * exists: only a kubeconfig in it means the cluster can be reached.
+ */
+export type ConnectionSecretState = "missing" | "empty" | "kubeconfig";
+
+/** A Crossplane NodeGroup (provider-aws v1alpha1, or Upbound v1beta1 lists / v1beta2 objects). */
+export interface CrossplaneNodeGroupRecord {
+  apiVersion: string;
+  kind: string;
+  /** The resource's own name. */
+  resourceName: string;
+  /** The EKS node group name (external name). */
+  name: string;
+  /** EKS name of the cluster it belongs to, when resolved (forProvider.clusterName / atProvider.clusterName). */
+  clusterName: string | null;
+  /** Name of the Crossplane Cluster it references (clusterNameRef). */
+  clusterRef: string | null;
+  version: string | null;
+  releaseVersion: string | null;
+  status: string | null;
+  capacityType: string | null;
+  amiType: string | null;
+  instanceTypes: string[];
+  desiredSize: number | null;
+  minSize: number | null;
+  maxSize: number | null;
+  ready: string | null;
+  readyReason: string | null;
+  synced: string | null;
+  syncedReason: string | null;
+}
+
+/** One Node as the collector stores it: its node group, kubelet and whether it is Ready. */
+export interface NodeRecord {
+  name: string;
+  /** `eks.amazonaws.com/nodegroup`: the EKS managed node group it belongs to (null for Karpenter, self-managed, Fargate). */
+  nodeGroup: string | null;
+  kubeletVersion: string | null;
+  /** The Ready condition: True | False | Unknown, null when the node has none yet. */
+  readyStatus: string | null;
+  readyReason: string | null;
+  readyMessage: string | null;
+  /** When Ready last changed (ISO): "NotReady since". */
+  readySince: string | null;
+  /** ON_DEMAND | SPOT (EKS label; Karpenter's `karpenter.sh/capacity-type` read upper-cased). */
+  capacityType: string | null;
+  instanceType: string | null;
 }
 
 /** A reference to a secret in the hub that holds a spoke kubeconfig. */

@@ -63,6 +63,20 @@ function SupportNote({ c }: { c: FleetCluster }) {
   );
 }
 
+/** The control-plane version, where it came from when not the usual source, or what is asked for while created. */
+function VersionCell({ c }: { c: FleetCluster }) {
+  const k = c.versionKnowledge;
+  if (k.source === "desired") return <span className="font-mono text-xs">{k.version ? `${k.version} desired` : "–"}</span>;
+  const text = c.eksVersion ? `EKS ${c.eksVersion}` : (c.kubernetesVersion ?? "–");
+  return (
+    <>
+      <span className="font-mono text-xs">{text}</span>
+      {k.from === "crossplane" ? <span className="block text-xs text-zinc-500">from Crossplane</span> : null}
+      {k.upgradeInProgress ? <span className="block text-xs text-health-progressing">→ {k.desiredVersion} in progress</span> : null}
+    </>
+  );
+}
+
 export function FleetLive({ initial, queryString, showAllHref }: { initial: Fleet; queryString: string; showAllHref: string }) {
   const { data, isError } = useQuery({
     queryKey: queryKeys.fleet(queryString),
@@ -78,14 +92,19 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
         <h2 id="fleet-summary" className="sr-only">
           Summary
         </h2>
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-live="polite" data-testid="fleet-summary">
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-live="polite" data-testid="fleet-summary">
           {[
-            ["Clusters", `${s.clusters}`, `${s.unreachable} unreachable`],
+            ["Clusters", `${s.clusters}`, `${s.unreachable} unreachable${s.provisioning ? ` · ${s.provisioning} provisioning` : ""}`],
             ["Failing", `${s.byHealth.failing}`, "objects"],
             ["Stalled", `${s.byHealth.stalled}`, "objects"],
             ["Stale / suspended", `${s.byHealth.stale} / ${s.byHealth.suspended}`, "objects"],
+            ["NotReady nodes", `${s.notReadyNodes}`, "Ready False or Unknown"],
           ].map(([label, value, note]) => (
-            <div key={label} className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
+            <div
+              key={label}
+              data-testid={`summary-${label.toLowerCase().replace(/[^a-z]+/g, "-")}`}
+              className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
+            >
               <dt className="text-xs text-zinc-600 dark:text-zinc-400">{label}</dt>
               <dd className="text-2xl font-semibold tabular-nums">{value}</dd>
               <dd className="text-xs text-zinc-500">{note}</dd>
@@ -129,10 +148,14 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
                   <span className="block text-xs font-normal text-zinc-500">{[c.env, c.team, c.region].filter(Boolean).join(" · ")}</span>
                 </th>
                 <td className="px-3 py-2">
-                  <HealthBadge health={c.reachability} />
-                  <span className="mt-1 block text-xs text-zinc-500">
-                    data <RelativeTime value={c.lastSuccessAt} />
-                  </span>
+                  <HealthBadge health={c.reachability} label={c.provisioning === "failed" ? "failed to create" : undefined} />
+                  {c.provisioning ? (
+                    <span className="mt-1 block text-xs text-zinc-500">by Crossplane, no data yet</span>
+                  ) : (
+                    <span className="mt-1 block text-xs text-zinc-500">
+                      data <RelativeTime value={c.lastSuccessAt} />
+                    </span>
+                  )}
                 </td>
                 {KIND_COLUMNS.map((k) => (
                   <td key={k.label} className="px-3 py-2">
@@ -140,8 +163,13 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
                   </td>
                 ))}
                 <td className="px-3 py-2">
-                  <span className="font-mono text-xs">{c.eksVersion ? `EKS ${c.eksVersion}` : (c.kubernetesVersion ?? "–")}</span>
+                  <VersionCell c={c} />
                   <SupportNote c={c} />
+                  {c.notReadyNodes ? (
+                    <span className="block text-xs font-semibold text-health-failing" data-testid="not-ready-nodes">
+                      {c.notReadyNodes} {c.notReadyNodes === 1 ? "node" : "nodes"} NotReady
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2 font-mono text-xs">{c.fluxVersion ?? "–"}</td>
               </tr>

@@ -45,7 +45,10 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
               name: "kind",
               label: "Kind",
               value: filters.kind ? kindValue : undefined,
-              options: [...FLUX_KINDS.map((k) => ({ value: kindSlug(k), label: k })), { value: "cluster", label: "Cluster (unreachable)" }],
+              options: [
+                ...FLUX_KINDS.map((k) => ({ value: kindSlug(k), label: k })),
+                { value: "cluster", label: "Cluster (unreachable, Crossplane)" },
+              ],
             },
             { name: "problem", label: "Problem", value: filters.problem, options: PROBLEMS.map((p) => ({ value: p, label: p })) },
             {

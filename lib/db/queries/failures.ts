@@ -1,14 +1,17 @@
-// Every failing, stalled and stale object fleet-wide (and every unreachable cluster), grouped by cause.
-// Progressing objects are read too: they can be the root cause a dependency failure waits on.
+// Every failing, stalled and stale object fleet-wide (and every unreachable cluster, and every failed
+// Crossplane resource), grouped by cause. Progressing objects are read too: they can be the root cause a
+// dependency failure waits on. Clusters Crossplane is still creating are not unreachable.
 import {
   failureTotals,
   groupFailures,
   limitMembers,
   sortFailureGroups,
   type FailureGroup,
+  type CrossplaneProblemInput,
   type ProblemObjectInput,
   type UnreachableClusterInput,
 } from "../../fleet/failures";
+import { parseProvisioning, type ClusterProvisioning } from "../../fleet/provisioning";
 import type { FailureFilters } from "../../fleet/filters";
 import { isReachable, type StoredHealth } from "../../fleet/status";
 import { getPool } from "../client";
@@ -28,6 +31,9 @@ interface Row {
   lifecycle: string;
   lastSuccessAt: Date | null;
   lastErrorAt: Date | null;
+  provisioning: string | null;
+  /** The cluster a hub object applies to (spec.kubeConfig). */
+  targetCluster: string | null;
   kind: string;
   namespace: string;
   name: string;
@@ -52,12 +58,26 @@ interface ClusterRow {
   lifecycle: string;
   lastSuccessAt: Date | null;
   lastErrorAt: Date | null;
+  provisioning: string | null;
   lastError: string | null;
   lastErrorKind: string | null;
   firstSeenAt: Date;
 }
 
-const ROW_COLUMNS = `c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
+interface CrossplaneRow {
+  cluster: string;
+  env: string | null;
+  team: string | null;
+  provisioning: string | null;
+  kind: string;
+  namespace: string;
+  name: string;
+  stateReason: string | null;
+  stateMessage: string | null;
+  stateSince: Date | null;
+}
+
+const ROW_COLUMNS = `c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c.provisioning, t.name AS "targetCluster",
   o.kind, o.namespace, o.name, o.health, o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
   o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."dependsOn", o."sourceKind", o."sourceNamespace", o."sourceName"`;
 
@@ -71,19 +91,27 @@ export async function listFailures(
   options: { memberLimit?: number } = {},
 ): Promise<Failures> {
   const pool = getPool();
-  const [objects, clusters] = await Promise.all([
+  const [objects, clusters, crossplane, provisioningRows] = await Promise.all([
     // Two arms so each can use an index: problems by health, and ready objects gone stale.
     pool.query<Row>(
-      `SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+      `SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
        WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health IN ('failing', 'stalled', 'progressing')
        UNION ALL
-       SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+       SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
        WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health = 'ready' AND ${staleSql("$1")}`,
       [now],
     ),
     pool.query<ClusterRow>(
-      `SELECT name, env, team, lifecycle, "lastSuccessAt", "lastErrorAt", "lastError", "lastErrorKind", "firstSeenAt"
+      `SELECT name, env, team, lifecycle, "lastSuccessAt", "lastErrorAt", "lastError", "lastErrorKind", "firstSeenAt", provisioning
        FROM cluster WHERE lifecycle = 'active' AND "lastErrorAt" IS NOT NULL AND ("lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt")`,
+    ),
+    pool.query<CrossplaneRow>(
+      `SELECT c.name AS cluster, c.env, c.team, c.provisioning, p.kind, p.namespace, p.name, p."stateReason", p."stateMessage", p."stateSince"
+       FROM provisioning_resource p JOIN cluster c ON c.id = p."clusterId"
+       WHERE c.lifecycle = 'active' AND p.state = 'failed' ORDER BY c.name, p.kind, p.name`,
+    ),
+    pool.query<{ name: string; provisioning: string | null }>(
+      `SELECT name, provisioning FROM cluster WHERE lifecycle = 'active' AND provisioning IS NOT NULL`,
     ),
   ]);
 
@@ -105,6 +133,7 @@ export async function listFailures(
       lastReconcileAt: iso(r.lastReconcileAt),
       dependsOn: parseDependsOn(r.dependsOn, r.namespace),
       source: r.sourceKind && r.sourceName ? { kind: r.sourceKind, namespace: r.sourceNamespace ?? r.namespace, name: r.sourceName } : null,
+      appliesTo: r.targetCluster,
     };
     meta.set(input, r);
     return input;
@@ -147,8 +176,38 @@ export async function listFailures(
       firstSeenAt: iso(c.firstSeenAt),
     }));
 
-  const objectFilterOn = filters.kind !== "Cluster" && (!filters.problem || filters.problem !== "unreachable");
-  let groups = groupFailures(inputs, now, unreachable, (o) => objectFilterOn && include(o));
+  const crossplaneProblems: CrossplaneProblemInput[] = crossplane.rows.map((r) => ({
+    cluster: r.cluster,
+    kind: r.kind,
+    namespace: r.namespace,
+    name: r.name,
+    reason: r.stateReason,
+    message: r.stateMessage,
+    since: iso(r.stateSince),
+    createFailed: parseProvisioning(r.provisioning) !== null,
+  }));
+  const crossplaneMeta = new Map(crossplane.rows.map((r) => [`${r.cluster}/${r.kind}/${r.namespace}/${r.name}`, r]));
+  // Crossplane resources are cluster-level problems: shown with the Cluster kind filter or none.
+  const includeCrossplane = (c: CrossplaneProblemInput) => {
+    const r = crossplaneMeta.get(`${c.cluster}/${c.kind}/${c.namespace}/${c.name}`)!;
+    if (!common({ name: c.cluster, env: r.env, team: r.team })) return false;
+    if (filters.kind && filters.kind !== "Cluster") return false;
+    if (filters.problem && filters.problem !== (c.createFailed ? "create-failed" : "crossplane")) return false;
+    return !q || [c.cluster, c.kind, c.name, c.reason, c.message].some((v) => v?.toLowerCase().includes(q));
+  };
+  const provisioning = new Map<string, ClusterProvisioning>();
+  for (const r of provisioningRows.rows) {
+    const state = parseProvisioning(r.provisioning);
+    if (state) provisioning.set(r.name, state);
+  }
+
+  const objectFilterOn =
+    filters.kind !== "Cluster" && (!filters.problem || !["unreachable", "create-failed", "crossplane"].includes(filters.problem));
+  let groups = groupFailures(inputs, now, unreachable, (o) => objectFilterOn && include(o), {
+    crossplane: crossplaneProblems,
+    includeCrossplane,
+    provisioning,
+  });
   if (filters.sort) groups = sortFailureGroups(groups, filters.sort);
   const totals = failureTotals(groups);
   if (options.memberLimit != null) groups = limitMembers(groups, options.memberLimit);

@@ -1,12 +1,22 @@
 // Fleet overview: every cluster with reachability, data age, versions and object counts by kind and
 // health. One aggregate over flux_object (stale computed in SQL with the same rule as effectiveHealth).
 import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
+import type { ClusterVersionKnowledge } from "../../fleet/cluster-facts";
+import { parseProvisioning, type ClusterProvisioning } from "../../fleet/provisioning";
 import { HEALTHS, isReachable, type Health, type Reachability } from "../../fleet/status";
 import type { ClusterHealth, FleetFilters } from "../../fleet/filters";
 import { clusterPath } from "../../fleet/urls";
 import { supportInfo, type SupportInfo } from "../../upgrades/support";
 import { getPool } from "../client";
-import { iso, reachabilityOf, staleSql } from "./shared";
+import {
+  hubReachable,
+  iso,
+  reachabilityOf,
+  staleSql,
+  VERSION_KNOWLEDGE_COLUMNS,
+  versionKnowledgeOf,
+  type VersionKnowledgeRow,
+} from "./shared";
 
 export type HealthCounts = Record<Health, number>;
 
@@ -29,6 +39,12 @@ export interface FleetCluster {
   platformVersion: string | null;
   support: SupportInfo | null;
   fluxVersion: string | null;
+  /** Crossplane is still creating it (or failed to): neither reachable nor unreachable. */
+  provisioning: ClusterProvisioning | null;
+  /** What we know of its version and from where (EKS API, Crossplane, /version), or why not. */
+  versionKnowledge: ClusterVersionKnowledge;
+  /** Nodes whose Ready condition is False or Unknown, as last listed. */
+  notReadyNodes: number;
   /** kind slug → health → count */
   counts: Record<string, HealthCounts>;
   totals: HealthCounts;
@@ -42,6 +58,10 @@ export interface Fleet {
     clusters: number;
     reachable: number;
     unreachable: number;
+    /** Clusters Crossplane is still creating (or failed to create): counted apart from unreachable ones. */
+    provisioning: number;
+    /** NotReady nodes over the shown clusters. */
+    notReadyNodes: number;
     objects: number;
     byHealth: HealthCounts;
     byKind: Record<string, HealthCounts>;
@@ -56,7 +76,7 @@ export interface Fleet {
 
 export const emptyCounts = (): HealthCounts => Object.fromEntries(HEALTHS.map((h) => [h, 0])) as HealthCounts;
 
-interface ClusterRow {
+interface ClusterRow extends VersionKnowledgeRow {
   id: number;
   name: string;
   role: string;
@@ -79,6 +99,7 @@ interface ClusterRow {
 }
 
 function clusterHealth(reachability: Reachability, totals: HealthCounts): ClusterHealth {
+  if (reachability === "provisioning") return "provisioning";
   if (!isReachable(reachability)) return "unreachable";
   if (totals.failing + totals.stalled > 0) return "failing";
   if (totals.stale > 0) return "stale";
@@ -107,10 +128,9 @@ export async function getFleet(
   options: { limit?: number } = {},
 ): Promise<Fleet> {
   const pool = getPool();
-  const [clusters, counts, stale] = await Promise.all([
+  const [clusters, counts, stale, notReady, hub] = await Promise.all([
     pool.query<ClusterRow>(`
-      SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
-             c."lastError", c."lastErrorKind", c."kubernetesVersion", c."eksVersion", c."platformVersion", c."fluxVersion",
+      SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c."platformVersion", c."fluxVersion", ${VERSION_KNOWLEDGE_COLUMNS},
              v."versionStatus", v."endOfStandardSupportDate", v."endOfExtendedSupportDate"
       FROM cluster c LEFT JOIN eks_version v ON v."clusterVersion" = c."eksVersion"
       WHERE c.lifecycle = 'active'
@@ -127,7 +147,13 @@ export async function getFleet(
        WHERE o."deletedAt" IS NULL AND ${staleSql("$1")} GROUP BY 1, 2, 3`,
       [now],
     ),
+    // Written to match the partial index node_not_ready_idx: only NotReady nodes are read.
+    pool.query<{ clusterId: number; n: number }>(
+      `SELECT "clusterId", count(*)::int AS n FROM node WHERE "deletedAt" IS NULL AND "readyStatus" IS DISTINCT FROM 'True' GROUP BY 1`,
+    ),
+    hubReachable(pool),
   ]);
+  const notReadyBy = new Map(notReady.rows.map((r) => [r.clusterId, r.n]));
 
   // ...or, for clusters without kept counts (not polled since they were introduced), aggregated here from
   // the (clusterId, kind, health, deletedAt) index.
@@ -202,6 +228,9 @@ export async function getFleet(
             )
           : null,
       fluxVersion: c.fluxVersion,
+      provisioning: parseProvisioning(c.provisioning),
+      versionKnowledge: versionKnowledgeOf(c, hub, now),
+      notReadyNodes: notReadyBy.get(c.id) ?? 0,
       counts: entry.counts,
       totals: entry.totals,
       objectCount: Object.values(entry.totals).reduce((a, b) => a + b, 0),
@@ -210,7 +239,7 @@ export async function getFleet(
 
   const shown = all.filter((c) => matches(c, filters));
   // Worst first: unreachable, then failing, then stale; then by name.
-  const order: Record<ClusterHealth, number> = { unreachable: 0, failing: 1, stale: 2, healthy: 3 };
+  const order: Record<ClusterHealth, number> = { unreachable: 0, failing: 1, stale: 2, provisioning: 3, healthy: 4 };
   shown.sort((a, b) => order[a.health] - order[b.health] || a.name.localeCompare(b.name));
 
   const byHealth = emptyCounts();
@@ -229,7 +258,9 @@ export async function getFleet(
     summary: {
       clusters: shown.length,
       reachable: shown.filter((c) => isReachable(c.reachability)).length,
-      unreachable: shown.filter((c) => !isReachable(c.reachability)).length,
+      unreachable: shown.filter((c) => !isReachable(c.reachability) && c.reachability !== "provisioning").length,
+      provisioning: shown.filter((c) => c.reachability === "provisioning").length,
+      notReadyNodes: shown.reduce((n, c) => n + c.notReadyNodes, 0),
       objects: shown.reduce((n, c) => n + c.objectCount, 0),
       byHealth,
       byKind,

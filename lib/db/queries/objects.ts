@@ -5,7 +5,9 @@
 import { commitLink, type CommitLink } from "../../fleet/commit-url";
 import type { FluxKind } from "../../fleet/kinds";
 import { failingForSeconds, parseHealth, type Health, type Reachability } from "../../fleet/status";
+import { conditionMessage } from "../../fleet/message";
 import { clusterPath, objectPath } from "../../fleet/urls";
+import { fluxKubeconfigRef } from "../../kube/crossplane";
 import { num, obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
 import type { AuditEntryRow, ClusterRow, FluxObjectRow, KubeEventRow, WebhookEventRow } from "../rows";
@@ -56,6 +58,11 @@ export interface ObjectDetail {
     lastErrorAt: string | null;
     lastError: string | null;
   };
+  /**
+   * A hub object with spec.kubeConfig.secretRef: it lives in `cluster` but applies to the cluster its secret
+   * reaches (null cluster when the secret leads to no cluster we know).
+   */
+  appliesTo: { cluster: string | null; url: string | null; secret: string } | null;
   /** Set when what is shown is not live: the cluster is unreachable or the object was deleted. */
   historical: { reason: "cluster-unreachable" | "deleted"; asOf: string | null } | null;
   object: {
@@ -171,9 +178,9 @@ function inventoryOf(value: unknown): ObjectDetail["inventory"] {
   };
 }
 
-type ObjectDetailRow = FluxObjectRow & { clusterName: string } & Pick<
+type ObjectDetailRow = FluxObjectRow & { clusterName: string; targetClusterName: string | null } & Pick<
     ClusterRow,
-    "lifecycle" | "lastSuccessAt" | "lastErrorAt" | "lastError"
+    "lifecycle" | "lastSuccessAt" | "lastErrorAt" | "lastError" | "provisioning"
   >;
 type RelatedRow = Pick<
   FluxObjectRow,
@@ -193,8 +200,9 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   const pool = getPool();
   // Every flux_object column: the page shows nearly all of them, and the row type follows the schema.
   const { rows } = await pool.query<ObjectDetailRow>(
-    `SELECT o.*, c.name AS "clusterName", c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c."lastError"
-     FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+    `SELECT o.*, c.name AS "clusterName", c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c."lastError", c.provisioning,
+            t.name AS "targetClusterName"
+     FROM flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
      WHERE c.name = $1 AND o.kind = $2 AND o.namespace = $3 AND o.name = $4`,
     [ref.cluster, ref.kind, ref.namespace, ref.name],
   );
@@ -282,6 +290,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   ].sort((a, b) => b.at.localeCompare(a.at));
 
   const deletedAt = iso(o.deletedAt);
+  const kubeConfig = fluxKubeconfigRef({ metadata: { namespace: o.namespace }, spec: obj(o.spec) });
   return {
     generatedAt: now.toISOString(),
     ref: {
@@ -300,6 +309,13 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       lastErrorAt: iso(o.lastErrorAt),
       lastError: o.lastError,
     },
+    appliesTo: kubeConfig
+      ? {
+          cluster: o.targetClusterName,
+          url: o.targetClusterName ? clusterPath(o.targetClusterName) : null,
+          secret: `${kubeConfig.namespace}/${kubeConfig.name}`,
+        }
+      : null,
     historical: deletedAt
       ? { reason: "deleted", asOf: deletedAt }
       : reachability === "unreachable" || reachability === "gone"
@@ -320,7 +336,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
         type: str(c.type) ?? "",
         status: str(c.status) ?? "",
         reason: str(c.reason),
-        message: str(c.message),
+        message: conditionMessage(c, o.readyMessage),
         lastTransitionTime: str(c.lastTransitionTime),
       })),
       generation: o.generation,

@@ -9,7 +9,10 @@ import {
   type Reachability,
   type StoredHealth,
 } from "../../fleet/status";
-import type { FluxObjectTransitionRow } from "../rows";
+import type pg from "pg";
+import { clusterVersionKnowledge, type ClusterVersionKnowledge } from "../../fleet/cluster-facts";
+import { parseProvisioning } from "../../fleet/provisioning";
+import type { ClusterRow, FluxObjectTransitionRow } from "../rows";
 
 /** The columns of a history row that the cluster and object pages show. */
 export type TransitionListRow = Pick<
@@ -37,6 +40,8 @@ export interface ClusterReachRow {
   lifecycle: string;
   lastSuccessAt: Date | null;
   lastErrorAt: Date | null;
+  /** Crossplane is still creating it: select it wherever reachability is decided. */
+  provisioning: string | null;
 }
 
 export function reachabilityOf(row: ClusterReachRow): Reachability {
@@ -107,4 +112,48 @@ export function substitutionList(value: unknown): Array<{ name: string; value: s
     }
   }
   return out.sort((a, b) => a.name.localeCompare(b.name) || (a.from ?? "").localeCompare(b.from ?? ""));
+}
+
+/** The cluster columns a version's knowledge is decided from (alias `c`), for any query that shows versions. */
+export const VERSION_KNOWLEDGE_COLUMNS = `c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c."lastErrorKind", c."lastError", c.provisioning,
+  c."desiredVersion", c."eksVersion", c."eksFactsSource", c."eksError", c."kubernetesVersion"`;
+
+export type VersionKnowledgeRow = ClusterReachRow &
+  Pick<ClusterRow, "lastErrorKind" | "lastError" | "desiredVersion" | "eksVersion" | "eksFactsSource" | "eksError" | "kubernetesVersion">;
+
+/**
+ * What we know of a cluster's version and from where (lib/fleet/cluster-facts.ts), from its row. `hubReachable`:
+ * the hub answered, so what Crossplane says is current. The upgrade pages read the same object.
+ */
+export function versionKnowledgeOf(
+  row: VersionKnowledgeRow,
+  hubReachable: boolean,
+  now: Date,
+  lastVersionChangeAt: Date | null = null,
+): ClusterVersionKnowledge {
+  return clusterVersionKnowledge(
+    {
+      reachability: clusterReachability(row),
+      eksVersion: row.eksVersion,
+      eksFactsSource: row.eksFactsSource,
+      eksError: row.eksError,
+      kubernetesVersion: row.kubernetesVersion,
+      lastSuccessAt: row.lastSuccessAt,
+      lastErrorKind: row.lastErrorKind,
+      lastError: row.lastError,
+      lastVersionChangeAt,
+      hubReachable,
+      provisioning: parseProvisioning(row.provisioning),
+      desiredVersion: row.desiredVersion,
+    },
+    now,
+  );
+}
+
+/** Whether the hub answered its last poll (what Crossplane says about spokes is then current). */
+export async function hubReachable(pool: Pick<pg.Pool, "query">): Promise<boolean> {
+  const { rows } = await pool.query<ClusterReachRow>(
+    `SELECT lifecycle, "lastSuccessAt", "lastErrorAt", provisioning FROM cluster WHERE role = 'hub' AND lifecycle = 'active' LIMIT 1`,
+  );
+  return rows[0] ? isReachable(clusterReachability(rows[0])) : false;
 }

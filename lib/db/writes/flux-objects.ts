@@ -1,6 +1,7 @@
 // Bulk writes of Flux objects and their history: one multi-row upsert per cluster poll (rows passed as one
 // JSON parameter and expanded with jsonb_to_recordset), transitions appended in the same transaction.
 import type pg from "pg";
+import { conditionsToStore } from "../../fleet/message";
 import type { CaredFields } from "../../kube/flux";
 import type { KnownObject, ObjectPlan } from "../types";
 
@@ -96,6 +97,8 @@ export async function writeObjectPlan(
     if (plan.upserts.length) {
       const rows = plan.upserts.map((u) => ({
         ...u.record,
+        // A 32 KiB message that Ready and Healthy share is stored once, as readyMessage.
+        conditions: conditionsToStore(u.record.conditions, u.record.readyMessage),
         inventory: u.record.inventory,
         contentHash: u.hash,
         firstFailedAt: u.firstFailedAt,
@@ -156,4 +159,28 @@ export async function writeObjectPlan(
   } finally {
     client.release();
   }
+}
+
+/**
+ * The cluster each object applies to (spec.kubeConfig); every other object of the cluster applies where it
+ * lives (null). Writes only the rows that change.
+ */
+export async function writeObjectTargets(
+  db: Pick<pg.Pool, "query">,
+  clusterId: number,
+  targets: Array<{ kind: string; namespace: string; name: string; targetClusterId: number | null }>,
+): Promise<number> {
+  const { rowCount: set } = await db.query(
+    `UPDATE flux_object o SET "targetClusterId" = x."targetClusterId"
+       FROM jsonb_to_recordset($2::jsonb) AS x(kind text, namespace text, name text, "targetClusterId" int)
+      WHERE o."clusterId" = $1 AND o.kind = x.kind AND o.namespace = x.namespace AND o.name = x.name
+        AND o."targetClusterId" IS DISTINCT FROM x."targetClusterId"`,
+    [clusterId, JSON.stringify(targets)],
+  );
+  const { rowCount: cleared } = await db.query(
+    `UPDATE flux_object SET "targetClusterId" = NULL
+      WHERE "clusterId" = $1 AND "targetClusterId" IS NOT NULL AND NOT (kind || '/' || namespace || '/' || name = ANY($2::text[]))`,
+    [clusterId, targets.filter((t) => t.targetClusterId !== null).map((t) => `${t.kind}/${t.namespace}/${t.name}`)],
+  );
+  return (set ?? 0) + (cleared ?? 0);
 }

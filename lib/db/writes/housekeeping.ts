@@ -71,14 +71,16 @@ export async function pruneHistory(db: Db, before: Date, batchSize = 5000): Prom
       if ((rowCount ?? 0) < batchSize) break;
     }
   }
-  // Objects deleted from their cluster longer ago than the retention go with their history.
-  for (;;) {
-    const { rowCount } = await db.query(
-      `DELETE FROM flux_object WHERE id IN (SELECT id FROM flux_object WHERE "deletedAt" < $1 LIMIT $2)`,
-      [before, batchSize],
-    );
-    total += rowCount ?? 0;
-    if ((rowCount ?? 0) < batchSize) break;
+  // Objects and nodes that left their cluster longer ago than the retention go too (objects with their history).
+  for (const table of ["flux_object", "node"]) {
+    for (;;) {
+      const { rowCount } = await db.query(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE "deletedAt" < $1 LIMIT $2)`, [
+        before,
+        batchSize,
+      ]);
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < batchSize) break;
+    }
   }
   return total;
 }

@@ -29,7 +29,12 @@ export type ScenarioRole =
   | "node-group-skew"
   | "scheduled-upgrade"
   | "unreachable"
-  | "expired-token";
+  | "expired-token"
+  /** the collector's identity gets AccessDenied from the EKS API for it; Crossplane still knows its EKS facts */
+  | "no-eks-access"
+  /** one of its nodes stops reporting (Ready Unknown) for part of the timeline */
+  | "not-ready-node"
+  | "huge-message";
 
 export interface SpokeSpec {
   index: number;
@@ -44,6 +49,8 @@ export interface SpokeSpec {
   /** The hub has a Flux Kustomization (and maybe a HelmRelease) with kubeConfig.secretRef for this spoke. */
   hubFluxRef: boolean;
   roles: ScenarioRole[];
+  /** A cluster Crossplane creates during the run: ACTIVE (and served) from this time, relative to t0. */
+  availableAt?: number;
 }
 
 export const REGIONS = [
@@ -60,6 +67,8 @@ export const ACCOUNT_BY_ENV = { prod: "210987654321", staging: "345678901234", d
 /** Special spokes by index: all of them exist from 11 spokes on (12 clusters with the hub). */
 export const ROLE_INDEX = {
   reference: 0,
+  /** a Kustomization whose health check lists hundreds of resources: a 32 KiB condition message */
+  hugeMessage: 1,
   helmUpgradeStall: 2,
   dependencyChain: 3,
   expiredToken: 4,
@@ -67,6 +76,10 @@ export const ROLE_INDEX = {
   /** the extended-support spoke also holds the suspended HelmRelease and the failing tenant Git source */
   suspended: 6,
   nodeGroupSkew: 7,
+  /** the node-group-skew spoke also has a node that stops reporting (cluster-facts scenario) */
+  notReadyNode: 7,
+  /** the bad-commit spoke reached through its ClusterAuth secret, in an account the collector may not call EKS in */
+  noEksAccess: 1,
   scheduledUpgrade: 8,
   unreachable: 10,
 } as const;
@@ -105,10 +118,15 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
 
   if (isBadCommitSpoke(index)) roles.push("bad-commit");
   if (index === ROLE_INDEX.suspended) roles.push("suspended");
+  if (index === ROLE_INDEX.noEksAccess) roles.push("no-eks-access");
+  if (index === ROLE_INDEX.notReadyNode) roles.push("not-ready-node");
   switch (index) {
     case ROLE_INDEX.reference:
       roles.push("reference");
       version = "1.35";
+      break;
+    case ROLE_INDEX.hugeMessage:
+      roles.push("huge-message");
       break;
     case ROLE_INDEX.helmUpgradeStall:
       roles.push("helm-upgrade-stall");
