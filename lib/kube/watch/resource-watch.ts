@@ -204,15 +204,7 @@ export class ResourceWatch {
             return;
           }
           this.reportFirstRound();
-          await this.pause(
-            backoffMs(
-              listFailures++,
-              e.retryAfterSeconds,
-              this.ctx.random,
-              this.ctx.settings.backoffBaseMs,
-              this.ctx.settings.backoffCapMs,
-            ),
-          );
+          await this.pause(this.backoff(listFailures++, e.retryAfterSeconds));
           continue;
         }
       }
