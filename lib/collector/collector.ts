@@ -30,6 +30,7 @@ import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
 import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, healthCounts, planObjectWrites } from "./changes";
+import { pollEvents, type ProvisionerRef } from "./events";
 import type { KnownObject } from "../db/types";
 import { connectCluster, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
@@ -100,6 +101,8 @@ export class Collector {
   private readonly inFlight = new Map<number, Promise<void>>();
   private heldLastCycle = new Set<number>();
   private secrets: SecretStore | undefined;
+  /** The Crossplane resources that provision spokes, from the last discovery: their Events are read on the hub. */
+  private provisioners: ProvisionerRef[] = [];
   private lastPruneAt = 0;
   private lastUpstreamAt = 0;
   private readonly leaseSeconds: number;
@@ -212,6 +215,7 @@ export class Collector {
       problems.push(`hub: ${oneLine(err)}`);
     }
     this.secrets = discovery?.secrets ?? new SecretStore(hub);
+    if (discovery) this.provisioners = discovery.clusters.flatMap((c) => c.provisioners);
     let rowsWritten = 0;
     if (discovery) {
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
@@ -393,7 +397,8 @@ export class Collector {
         this.states.set(cluster.id, state);
       }
       const pollTime = at.toISOString();
-      const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime);
+      const firstPoll = state.known.size === 0 && !cluster.lastSuccessAt;
+      const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime, firstPoll);
       const written = await writeObjectPlan(this.db, cluster.id, plan, state.known, pollTime);
       applyPlan(state.known, plan, written.ids);
       rowsWritten += written.rowsWritten;
@@ -401,7 +406,18 @@ export class Collector {
       if (written.rowsWritten) this.metrics?.rowsWritten.inc({ table: "flux_object" }, written.rowsWritten - written.transitions);
       if (written.transitions) this.metrics?.rowsWritten.inc({ table: "flux_object_transition" }, written.transitions);
 
-      const changedEvents = poll.events
+      // Events after the plan: an object deleted by this poll keeps the Events its controller wrote while finalising it.
+      t = Date.now();
+      const kept = await pollEvents(client, {
+        known: state.known,
+        nodes: factsDue,
+        provisioners: cluster.role === "hub" ? this.provisioners : [],
+      });
+      this.timing.kubeMs += Date.now() - t;
+      requests = client.requests;
+      poll.warnings.push(...kept.warnings);
+      t = Date.now();
+      const changedEvents = kept.events
         .filter((e) => state.events.get(e.uid) !== eventSignature(e))
         .map((e) => ({
           ...e,

@@ -1,10 +1,12 @@
 // Failures across the fleet, grouped by cause: kind + health + reason + normalised message, so "the same
-// error in 37 clusters" is one row. A failure that only waits on another object (DependencyNotReady, a
+// error in 37 clusters" is one row. Objects no controller picked up ("unclaimed") are problems too; drift
+// is grouped the same way when asked for, and never counts as a failure. A failure that only waits on another object (DependencyNotReady, a
 // source that is not ready) points to the object at the end of that chain, its root cause; groups whose
 // members all wait on another group are nested under it as followers.
 import { isFluxKind } from "./kinds";
 import { normaliseMessage } from "./normalise";
-import { failingForSeconds, type Health, type StoredHealth } from "./status";
+import { formatDuration } from "../time";
+import { failingForSeconds, unclaimedForSeconds, type Health, type HealthDetail, type StoredHealth } from "./status";
 import { clusterPath, objectPath } from "./urls";
 
 export interface ObjectRef {
@@ -19,6 +21,11 @@ export interface ProblemObjectInput extends ObjectRef {
   health: Health;
   /** Health at the last successful poll. */
   storedHealth: StoredHealth;
+  healthDetail?: HealthDetail | null;
+  /** metadata.creationTimestamp (or first seen): the start of an unclaimed object's wait. */
+  createdAt?: string | null;
+  /** The Drifted condition's message, for drifted objects. */
+  driftMessage?: string | null;
   readyReason: string | null;
   readyMessage: string | null;
   stalledReason?: string | null;
@@ -39,7 +46,8 @@ export interface UnreachableClusterInput {
   firstSeenAt?: string | null;
 }
 
-export type ProblemKind = "failing" | "stalled" | "stale" | "unreachable";
+export type ProblemKind = "failing" | "stalled" | "stale" | "unclaimed" | "drifted" | "unreachable";
+type ObjectProblem = Exclude<ProblemKind, "unreachable">;
 
 export interface FailureMember extends ObjectRef {
   url: string;
@@ -74,6 +82,7 @@ export interface FailureGroup {
 }
 
 const STALE_MESSAGE = "No reconcile for more than twice the interval";
+const UNCLAIMED_REASON = "NotReconciled";
 
 const refKey = (r: { cluster: string; kind: string; namespace: string; name: string }) =>
   `${r.cluster}\u0000${r.kind.toLowerCase()}\u0000${r.namespace}\u0000${r.name}`;
@@ -88,11 +97,22 @@ export function stableId(text: string): string {
   return (h >>> 0).toString(16).padStart(8, "0");
 }
 
-/** Which problem, if any, an object shows. Objects in unreachable clusters count by their last known state. */
-export function problemOf(o: Pick<ProblemObjectInput, "health" | "storedHealth">): Exclude<ProblemKind, "unreachable"> | null {
-  if (o.health === "failing" || o.health === "stalled" || o.health === "stale") return o.health;
+/**
+ * Which problem, if any, an object shows. Objects in unreachable clusters count by their last known state.
+ * "drifted" is a ready object whose live state differs from its release: listed when asked for, not a failure.
+ */
+export function problemOf(o: Pick<ProblemObjectInput, "health" | "storedHealth" | "healthDetail">): ObjectProblem | null {
+  if (o.health === "failing" || o.health === "stalled" || o.health === "stale" || o.health === "unclaimed") return o.health;
   if (o.health === "unknown" && (o.storedHealth === "failing" || o.storedHealth === "stalled")) return o.storedHealth;
+  if (o.health === "ready" && o.healthDetail === "drifted") return "drifted";
   return null;
+}
+
+/** "Not picked up by its controller for 25 min": what an unclaimed object's page and failure group say. */
+export function unclaimedMessage(seconds: number | null): string {
+  return seconds == null
+    ? "Not picked up by its controller: no status written since it was created"
+    : `Not picked up by its controller for ${formatDuration(seconds * 1000)}: no status written since it was created`;
 }
 
 const DEPENDENCY_RE = /dependency '([^'/]+)\/([^']+)'/;
@@ -139,8 +159,11 @@ export function findRootCause(o: ProblemObjectInput, byKey: Map<string, ProblemO
   return root;
 }
 
-function describe(o: ProblemObjectInput, problem: Exclude<ProblemKind, "unreachable">): { reason: string; message: string } {
+function describe(o: ProblemObjectInput, problem: ObjectProblem, now: Date): { reason: string; message: string } {
   if (problem === "stale") return { reason: "Stale", message: STALE_MESSAGE };
+  if (problem === "unclaimed")
+    return { reason: UNCLAIMED_REASON, message: unclaimedMessage(unclaimedForSeconds(o.health, o.createdAt, now)) };
+  if (problem === "drifted") return { reason: "DriftDetected", message: o.driftMessage || "Drifted from the desired state" };
   if (problem === "stalled") {
     // Stalled objects explain themselves in Ready; the Stalled condition names the terminal reason.
     return {
@@ -212,17 +235,22 @@ export function groupFailures(
   for (const o of objects) {
     const problem = problemOf(o);
     if (!problem || !include(o)) continue;
-    const { reason, message } = describe(o, problem);
+    const { reason, message } = describe(o, problem, now);
     const pattern = normalised(message);
     const key = [o.kind, problem, reason, pattern].join("\u0001");
-    const root = problem === "stale" ? null : findRootCause(o, byKey);
+    const root = problem === "stale" || problem === "unclaimed" || problem === "drifted" ? null : findRootCause(o, byKey);
     const member: FailureMember = {
       ...refOut(o),
       problem,
       reason,
       message,
-      firstFailedAt: o.firstFailedAt,
-      failingForSeconds: problem === "stale" ? null : failingForSeconds(o.storedHealth, o.firstFailedAt, now),
+      firstFailedAt: problem === "unclaimed" ? (o.createdAt ?? null) : problem === "drifted" ? null : o.firstFailedAt,
+      failingForSeconds:
+        problem === "unclaimed"
+          ? unclaimedForSeconds(o.health, o.createdAt, now)
+          : problem === "stale" || problem === "drifted"
+            ? null
+            : failingForSeconds(o.storedHealth, o.firstFailedAt, now),
       rootCause: root ? refOut(root) : null,
     };
     const g = add(key, { kind: o.kind, problem, reason, pattern }, member);

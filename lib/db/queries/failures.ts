@@ -1,5 +1,6 @@
-// Every failing, stalled and stale object fleet-wide (and every unreachable cluster), grouped by cause.
-// Progressing objects are read too: they can be the root cause a dependency failure waits on.
+// Every failing, stalled, stale and unclaimed object fleet-wide (and every unreachable cluster), grouped by
+// cause. Progressing objects are read too: they can be the root cause a dependency failure waits on. With
+// `problem=drifted`, the ready objects whose live state drifted instead (never counted as failures).
 import {
   failureTotals,
   groupFailures,
@@ -10,9 +11,9 @@ import {
   type UnreachableClusterInput,
 } from "../../fleet/failures";
 import type { FailureFilters } from "../../fleet/filters";
-import { isReachable, type StoredHealth } from "../../fleet/status";
+import { isReachable, parseHealthDetail, type StoredHealth } from "../../fleet/status";
 import { getPool } from "../client";
-import { healthOf, iso, parseDependsOn, reachabilityOf, staleSql } from "./shared";
+import { healthOf, iso, parseDependsOn, reachabilityOf, staleSql, unclaimedSql } from "./shared";
 
 export interface Failures {
   generatedAt: string;
@@ -32,6 +33,8 @@ interface Row {
   namespace: string;
   name: string;
   health: string;
+  healthDetail: string | null;
+  driftMessage: string | null;
   readyReason: string | null;
   readyMessage: string | null;
   stalledReason: string | null;
@@ -39,6 +42,8 @@ interface Row {
   firstFailedAt: Date | null;
   lastReconcileAt: Date | null;
   intervalSeconds: number | null;
+  creationTimestamp: Date | null;
+  firstSeenAt: Date | null;
   dependsOn: unknown;
   sourceKind: string | null;
   sourceNamespace: string | null;
@@ -58,8 +63,12 @@ interface ClusterRow {
 }
 
 const ROW_COLUMNS = `c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
-  o.kind, o.namespace, o.name, o.health, o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
-  o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."dependsOn", o."sourceKind", o."sourceNamespace", o."sourceName"`;
+  o.kind, o.namespace, o.name, o.health, o."healthDetail", o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
+  o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."creationTimestamp", o."firstSeenAt", o."dependsOn", o."sourceKind",
+  o."sourceNamespace", o."sourceName"`;
+
+/** The Drifted condition's message, read only for drifted objects. */
+const DRIFT_MESSAGE = `(SELECT c->>'message' FROM jsonb_array_elements(o.conditions) c WHERE c->>'type' = 'Drifted' LIMIT 1)`;
 
 /**
  * `memberLimit` keeps at most that many members per group (longest failing first); counts, cluster
@@ -72,13 +81,24 @@ export async function listFailures(
 ): Promise<Failures> {
   const pool = getPool();
   const [objects, clusters] = await Promise.all([
-    // Two arms so each can use an index: problems by health, and ready objects gone stale.
+    // Arms that each use an index: problems by health (new ones that waited too long are unclaimed), ready
+    // objects gone stale, and, when asked for, drifted ones.
     pool.query<Row>(
-      `SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+      `SELECT ${ROW_COLUMNS}, NULL::text AS "driftMessage" FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
        WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health IN ('failing', 'stalled', 'progressing')
        UNION ALL
-       SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
-       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health = 'ready' AND ${staleSql("$1")}`,
+       SELECT ${ROW_COLUMNS}, NULL::text FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+       WHERE c.lifecycle = 'active' AND ${unclaimedSql("$1")}
+       UNION ALL
+       SELECT ${ROW_COLUMNS}, NULL::text FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health = 'ready' AND ${staleSql("$1")}
+       ${
+         filters.problem === "drifted"
+           ? `UNION ALL
+       SELECT ${ROW_COLUMNS}, ${DRIFT_MESSAGE} FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o."healthDetail" = 'drifted' AND o.health = 'ready'`
+           : ""
+       }`,
       [now],
     ),
     pool.query<ClusterRow>(
@@ -97,6 +117,9 @@ export async function listFailures(
       name: r.name,
       health: healthOf(r, reachability, now),
       storedHealth: r.health as StoredHealth,
+      healthDetail: parseHealthDetail(r.healthDetail),
+      createdAt: iso(r.creationTimestamp ?? r.firstSeenAt),
+      driftMessage: r.driftMessage,
       readyReason: r.readyReason,
       readyMessage: r.readyMessage,
       stalledReason: r.stalledReason,
@@ -122,7 +145,7 @@ export async function listFailures(
     if (!common({ name: r.cluster, env: r.env, team: r.team })) return false;
     if (filters.kind && o.kind !== filters.kind) return false;
     if (filters.problem) {
-      const p = o.health === "unknown" ? o.storedHealth : o.health;
+      const p = o.health === "unknown" ? o.storedHealth : o.health === "ready" && o.healthDetail === "drifted" ? "drifted" : o.health;
       if (p !== filters.problem) return false;
     }
     if (

@@ -5,6 +5,7 @@ import {
   isReachable,
   STALE_KINDS,
   STALE_MARGIN_SECONDS,
+  UNCLAIMED_AFTER_SECONDS,
   type Health,
   type Reachability,
   type StoredHealth,
@@ -18,6 +19,7 @@ export type TransitionListRow = Pick<
   | "change"
   | "fields"
   | "health"
+  | "healthDetail"
   | "previousHealth"
   | "readyReason"
   | "readyMessage"
@@ -48,7 +50,13 @@ export interface ObjectHealthRow {
   health: string;
   intervalSeconds: number | null;
   lastReconcileAt: Date | null;
+  /** How long a new object has waited: its creation time, or when we first saw it. */
+  creationTimestamp: Date | null;
+  firstSeenAt: Date | null;
 }
+
+/** The columns healthOf needs (alias `o.` prefixed where the query joins). */
+export const HEALTH_COLUMNS = `kind, health, "intervalSeconds", "lastReconcileAt", "creationTimestamp", "firstSeenAt"`;
 
 export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: Date): Health {
   return effectiveHealth({
@@ -56,9 +64,19 @@ export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: 
     intervalSeconds: row.intervalSeconds,
     lastReconcileAt: row.lastReconcileAt,
     kind: row.kind,
+    createdAt: row.creationTimestamp ?? row.firstSeenAt,
     clusterReachable: isReachable(reachability),
     now,
   });
+}
+
+/**
+ * The unclaimed rule of effectiveHealth in SQL (a new object still waiting UNCLAIMED_AFTER_SECONDS after its
+ * creation), for aggregates. New objects are few: the health index finds them.
+ */
+export function unclaimedSql(now: string): string {
+  return `(o."deletedAt" IS NULL AND o.health = 'new'
+    AND COALESCE(o."creationTimestamp", o."firstSeenAt") + make_interval(secs => ${UNCLAIMED_AFTER_SECONDS}) < ${now}::timestamp)`;
 }
 
 /**
