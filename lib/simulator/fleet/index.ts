@@ -13,9 +13,11 @@ import {
   type ArgoSpokeSpec,
 } from "./argocd";
 import { fluxReport, hasFluxOperator } from "./flux-report";
+import { helmStallChangeTimes } from "./helm-stall";
+import { objectSemanticsChangeTimes } from "./object-semantics";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
-import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, helmAttempt, tickPhase } from "./timeline";
+import { DAY, MINUTE, SECOND, TIMELINE, gridPointsIn, tickPhase } from "./timeline";
 import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
 import { controlPlaneAt, gitVersionOf } from "./versions";
 
@@ -128,13 +130,8 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     if (times) return times;
     times = [];
     times.push(...appsChangeTimes(spec.name, isBadCommitSpoke(spec.index)));
-    if (spec.roles.includes("helm-upgrade-stall")) {
-      for (let k = 1; k <= TIMELINE.helmMaxAttempts; k++) {
-        const a = helmAttempt(k);
-        times.push(a.start, a.fail);
-      }
-      times.push(TIMELINE.helmUpgradeStart - 5 * SECOND, helmAttempt(TIMELINE.helmMaxAttempts).fail + HOUR + 1);
-    }
+    if (spec.roles.includes("helm-upgrade-stall")) times.push(...helmStallChangeTimes());
+    times.push(...objectSemanticsChangeTimes(spec.index));
     if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
     if (spec.roles.includes("scheduled-upgrade")) {
       times.push(
