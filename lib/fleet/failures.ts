@@ -159,10 +159,13 @@ export function findRootCause(o: ProblemObjectInput, byKey: Map<string, ProblemO
   return root;
 }
 
-function describe(o: ProblemObjectInput, problem: ObjectProblem, now: Date): { reason: string; message: string } {
+function describe(o: ProblemObjectInput, problem: ObjectProblem, now: Date): { reason: string; message: string; groupBy?: string } {
   if (problem === "stale") return { reason: "Stale", message: STALE_MESSAGE };
-  if (problem === "unclaimed")
-    return { reason: UNCLAIMED_REASON, message: unclaimedMessage(unclaimedForSeconds(o.health, o.createdAt, now)) };
+  if (problem === "unclaimed") {
+    // Grouped by what it is, not by how long each one has waited.
+    const message = unclaimedMessage(unclaimedForSeconds(o.health, o.createdAt, now));
+    return { reason: UNCLAIMED_REASON, message, groupBy: unclaimedMessage(null) };
+  }
   if (problem === "drifted") return { reason: "DriftDetected", message: o.driftMessage || "Drifted from the desired state" };
   if (problem === "stalled") {
     // Stalled objects explain themselves in Ready; the Stalled condition names the terminal reason.
@@ -235,8 +238,8 @@ export function groupFailures(
   for (const o of objects) {
     const problem = problemOf(o);
     if (!problem || !include(o)) continue;
-    const { reason, message } = describe(o, problem, now);
-    const pattern = normalised(message);
+    const { reason, message, groupBy } = describe(o, problem, now);
+    const pattern = normalised(groupBy ?? message);
     const key = [o.kind, problem, reason, pattern].join("\u0001");
     const root = problem === "stale" || problem === "unclaimed" || problem === "drifted" ? null : findRootCause(o, byKey);
     const member: FailureMember = {

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
+import { HealthDetailBadge } from "@/app/_components/health-detail-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Failures } from "@/lib/db/queries/failures";
 import type { FailureGroup } from "@/lib/fleet/failures";
@@ -101,7 +102,7 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
       className={`rounded-lg border bg-white p-4 dark:bg-zinc-900 ${level === 0 ? "border-zinc-200 dark:border-zinc-800" : "border-dashed border-zinc-300 dark:border-zinc-700"}`}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <HealthBadge health={group.problem} />
+        {group.problem === "drifted" ? <HealthDetailBadge detail="drifted" /> : <HealthBadge health={group.problem} />}
         <Heading className="text-base font-semibold">
           {group.kind} · {group.reason}
         </Heading>
@@ -113,10 +114,12 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
       <p className="mt-2 whitespace-pre-wrap break-words font-mono text-xs text-zinc-800 dark:text-zinc-200">
         {group.message || "(no message)"}
       </p>
-      {group.problem === "stale" ? null : (
+      {group.problem === "stale" || group.problem === "drifted" ? null : (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-          {group.problem === "unreachable" ? "Unreachable since" : "First failed"} <RelativeTime value={group.firstFailedAt} /> · longest{" "}
-          {group.problem === "unreachable" ? "unreachable" : "failing"} {seconds(group.longestFailingSeconds)}
+          {group.problem === "unreachable" ? "Unreachable since" : group.problem === "unclaimed" ? "Created" : "First failed"}{" "}
+          <RelativeTime value={group.firstFailedAt} /> · longest{" "}
+          {group.problem === "unreachable" ? "unreachable" : group.problem === "unclaimed" ? "waiting" : "failing"}{" "}
+          {seconds(group.longestFailingSeconds)}
         </p>
       )}
       <div className="mt-2">
@@ -149,14 +152,20 @@ export function FailuresLive({ initial, queryString }: { initial: Failures; quer
     refetchInterval: 15_000,
   });
   const f = data ?? initial;
+  // Drift is listed only when asked for, and never called failing.
+  const drifted = f.filters.problem === "drifted";
   return (
     <>
       <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="failures-totals">
         {f.totals.groups === 0 ? (
-          "Nothing is failing. 🎉"
+          drifted ? (
+            "Nothing has drifted."
+          ) : (
+            "Nothing is failing. 🎉"
+          )
         ) : (
           <>
-            <strong>{f.totals.objects}</strong> failing {f.totals.objects === 1 ? "item" : "items"} in <strong>{f.totals.clusters}</strong>{" "}
+            <strong>{f.totals.objects}</strong> {drifted ? "drifted" : "failing"} {f.totals.objects === 1 ? "item" : "items"} in <strong>{f.totals.clusters}</strong>{" "}
             {f.totals.clusters === 1 ? "cluster" : "clusters"}, {f.totals.groups} {f.totals.groups === 1 ? "cause" : "causes"}
           </>
         )}

@@ -43,6 +43,8 @@ export type TimelineEntry =
       change: string;
       fields: string[];
       health: string;
+      /** drifted / static, when the entry records drift found ("drift" in fields). */
+      healthDetail: string | null;
       previousHealth: string | null;
       reason: string | null;
       message: string | null;
@@ -350,6 +352,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       change: t.change,
       fields: t.fields ?? [],
       health: t.health,
+      healthDetail: t.healthDetail,
       previousHealth: t.previousHealth,
       reason: t.readyReason,
       message: t.readyMessage,

@@ -8,6 +8,7 @@ import type { ClusterDetail, ClusterObject } from "@/lib/db/queries/clusters";
 import { FLUX_KINDS, kindSlug } from "@/lib/fleet/kinds";
 import { formatDuration } from "@/lib/time";
 import { Counts } from "../../../_fleet/fleet-live.client";
+import { HealthExtras, RevisionCell } from "./object-state-cells";
 
 function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[] }) {
   return (
@@ -36,6 +37,7 @@ function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[
               {o.failingForSeconds != null ? (
                 <span className="mt-1 block text-xs text-zinc-500">for {formatDuration(o.failingForSeconds * 1000)}</span>
               ) : null}
+              <HealthExtras o={o} />
             </>
           ),
         },
@@ -51,7 +53,7 @@ function ObjectsTable({ kind, objects }: { kind: string; objects: ClusterObject[
             </>
           ),
         },
-        { header: "Revision", className: "max-w-48 break-all font-mono text-xs", cell: (o) => o.revision ?? "–" },
+        { header: "Revision", className: "max-w-48 break-all font-mono text-xs", cell: (o) => <RevisionCell o={o} /> },
         { header: "Last reconcile", className: "whitespace-nowrap text-xs", cell: (o) => <RelativeTime value={o.lastReconcileAt} /> },
       ]}
     />

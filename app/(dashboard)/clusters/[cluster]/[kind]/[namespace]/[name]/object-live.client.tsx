@@ -4,6 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/app/_components/fetch-json";
 import { HealthBadge } from "@/app/_components/health-badge";
+import { HealthDetailBadge } from "@/app/_components/health-detail-badge";
 import { HistoryTimeline } from "@/app/_components/history-timeline";
 import type { ObjectDetail } from "@/lib/db/queries/objects";
 import { objectApiPath } from "@/lib/fleet/urls";
@@ -27,11 +28,17 @@ export function ObjectStatusLive({ initial }: { initial: ObjectDetail }) {
   return (
     <span className="flex flex-wrap items-center gap-2" aria-live="polite" data-testid="object-health">
       <HealthBadge health={o.health} />
+      <HealthDetailBadge detail={o.healthDetail} title={o.drift?.message} />
       {o.health === "unknown" ? <span className="text-sm text-zinc-600 dark:text-zinc-400">last known:</span> : null}
       {o.health === "unknown" ? <HealthBadge health={o.storedHealth} /> : null}
       {o.failingForSeconds != null ? (
         <span className="text-sm font-medium text-health-failing" data-testid="failing-for">
           failing for {formatDuration(o.failingForSeconds * 1000)}
+        </span>
+      ) : null}
+      {o.health === "unclaimed" && o.waitingForSeconds != null ? (
+        <span className="text-sm font-medium text-health-failing" data-testid="waiting-for">
+          not picked up by its controller for {formatDuration(o.waitingForSeconds * 1000)}
         </span>
       ) : null}
     </span>

@@ -10,6 +10,7 @@ import { actionsBlockedReason } from "@/lib/actions/types";
 import { getObject } from "@/lib/db/queries/objects";
 import { kindFromSlug } from "@/lib/fleet/kinds";
 import { readPageParams, routeParam } from "@/lib/http/route-params";
+import { ChainSection } from "./_sections/chain-section";
 import { DependsSection } from "./_sections/depends-section";
 import { EventsSection } from "./_sections/events-section";
 import { HelmSection } from "./_sections/helm-section";
@@ -17,6 +18,7 @@ import { InventorySection } from "./_sections/inventory-section";
 import { ObjectHeader } from "./_sections/object-header";
 import { ReconciliationsSection } from "./_sections/reconciliations-section";
 import { SourceSection } from "./_sections/source-section";
+import { StateNotice } from "./_sections/state-notice";
 import { StatusSection } from "./_sections/status-section";
 import { TimelineSection } from "./_sections/timeline-section";
 import { ObjectActions } from "./object-actions";
@@ -40,6 +42,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
   return (
     <>
       <ObjectHeader d={d} />
+      <StateNotice d={d} />
       {/* Operator actions (reconcile, suspend, resume) and the object's audit trail (auditEntries). */}
       <ObjectActions
         cluster={d.ref.cluster}
@@ -52,6 +55,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
       />
       <StatusSection o={d.object} />
       <SourceSection d={d} />
+      <ChainSection d={d} />
       <DependsSection dependsOn={d.dependsOn} />
       <HelmSection helm={d.helm} />
       <ReconciliationsSection reconciliations={d.reconciliations} />
