@@ -455,6 +455,7 @@ export class Collector {
       cluster.kubeletVersions = poll.kubeletVersions ?? cluster.kubeletVersions;
       cluster.fluxVersion = result.fluxVersion ?? cluster.fluxVersion;
       if (poll.warnings.length) log.debug({ warnings: poll.warnings }, "poll warnings");
+      log.debug({ event: "poll-requests", requests, eventLists: kept.lists }, "poll requests");
       this.metrics?.requests.inc({ cluster: cluster.name, target: "kubernetes" }, requests);
       this.metrics?.pollSeconds.observe((Date.now() - started) / 1000);
 

@@ -107,8 +107,11 @@ export interface EventScope {
 
 const list = (client: KubeClusterClient, fieldSelector: string) => listAll(client, `/api/v1/events`, { fieldSelector, limit: 500 });
 
-/** The Events to keep from one cluster, and a warning per LIST that failed (the others still count). */
-export async function pollEvents(client: KubeClusterClient, scope: EventScope): Promise<{ events: KubeEventRecord[]; warnings: string[] }> {
+/** The Events to keep from one cluster, a warning per LIST that failed (the others still count), and how many LISTs it took. */
+export async function pollEvents(
+  client: KubeClusterClient,
+  scope: EventScope,
+): Promise<{ events: KubeEventRecord[]; warnings: string[]; lists: number }> {
   const kindsHeld = new Set([...scope.known.values()].map((k) => k.kind));
   const warnings: string[] = [];
   const read = async (what: string, fieldSelector: string, keep: (e: KubeEventRecord) => boolean) => {
@@ -137,5 +140,5 @@ export async function pollEvents(client: KubeClusterClient, scope: EventScope): 
     lists.push(read(kind, `involvedObject.kind=${kind}`, (e) => aboutProvisioner(e, scope.provisioners)));
   }
   const events = (await Promise.all(lists)).flat();
-  return { events: newestPerObject(events), warnings };
+  return { events: newestPerObject(events), warnings, lists: lists.length };
 }
