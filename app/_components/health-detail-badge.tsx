@@ -14,7 +14,8 @@ const STYLE: Record<HealthDetail, { cls: string; icon: string; label: string; ti
     cls: "border-amber-400 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200",
     icon: "≠",
     label: "drifted",
-    title: "Ready, but helm-controller found the cluster differing from the release (drift detection in warn mode). Not counted as failing.",
+    title:
+      "Ready, but helm-controller found the cluster differing from the release (drift detection in warn mode). Not counted as failing.",
   },
 };
 

@@ -28,7 +28,7 @@ import {
 import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEksSnapshot, writeEksVersions } from "../db/writes/eks";
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
-import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
+import { finishRun, markNudgesHandled, objectHealthTotals, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, healthCounts, planObjectWrites } from "./changes";
 import { pollEvents, type ProvisionerRef } from "./events";
 import type { KnownObject } from "../db/types";
@@ -600,11 +600,9 @@ export class Collector {
 
   private async refreshGauges(): Promise<void> {
     if (!this.metrics) return;
-    const { rows } = await this.db.query<{ kind: string; health: string; n: string }>(
-      `SELECT kind, health, count(*)::text AS n FROM flux_object WHERE "deletedAt" IS NULL GROUP BY kind, health`,
-    );
+    const rows = await objectHealthTotals(this.db, new Date());
     this.metrics.objects.reset();
-    for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, Number(r.n));
+    for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, r.n);
     const { rows: reach } = await this.db.query<{ reachability: string; n: string }>(
       `SELECT CASE WHEN lifecycle = 'gone' THEN 'gone'
                    WHEN "lastSuccessAt" IS NULL AND "lastErrorAt" IS NULL THEN 'pending'

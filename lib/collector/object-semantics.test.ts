@@ -1,10 +1,11 @@
 // The collector against the fleet simulator (real HTTPS, child processes as `collector --once`), for the
 // shapes real controllers write: static and new objects, drift, a release removed during the run whose
 // Events remain, Node and Crossplane Events, revision annotations, and timelines without noise.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCluster } from "../db/queries/clusters";
 import { getFleet } from "../db/queries/fleet";
@@ -14,6 +15,7 @@ import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
 import { SEMANTICS } from "../simulator/fleet/object-semantics";
 import { useTestDatabase } from "../testing/db";
 
+const run = promisify(execFile);
 const db = useTestDatabase();
 const SECOND = 1000;
 
@@ -61,14 +63,11 @@ function collectOnce(
 
 /** Creates an object in a simulated cluster as its controller would (kubectl create with the admin token). */
 async function create(cluster: string, object: Record<string, unknown>): Promise<void> {
-  const child = spawn("kubectl", ["--kubeconfig", sim.fleetKubeconfigPath, "--context", cluster, "create", "--validate=false", "-f", "-"], {
+  const file = path.join(outDir, `create-${Date.now()}-${Math.random().toString(16).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(object));
+  await run("kubectl", ["--kubeconfig", sim.fleetKubeconfigPath, "--context", cluster, "create", "--validate=false", "-f", file], {
     env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", HOME: outDir, KUBECACHEDIR: path.join(outDir, "kube-cache") },
-    stdio: ["pipe", "ignore", "inherit"],
   });
-  child.stdin!.end(JSON.stringify(object));
-  await new Promise<void>((resolve, reject) =>
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`kubectl create: ${code}`)))),
-  );
 }
 
 const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await db.pool().query(sql, params)).rows as T[];

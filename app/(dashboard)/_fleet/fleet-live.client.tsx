@@ -100,7 +100,9 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
             <Link href="/failures?problem=drifted" className="text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
               {s.drifted} drifted {s.drifted === 1 ? "object" : "objects"}
             </Link>{" "}
-            <span className="text-zinc-600 dark:text-zinc-400">ready, but the cluster differs from the release (not counted as failing)</span>
+            <span className="text-zinc-600 dark:text-zinc-400">
+              ready, but the cluster differs from the release (not counted as failing)
+            </span>
           </p>
         ) : null}
         {isError ? <p className="mt-2 text-sm text-health-failing">Could not refresh; showing the last data.</p> : null}

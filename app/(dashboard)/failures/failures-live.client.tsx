@@ -165,8 +165,9 @@ export function FailuresLive({ initial, queryString }: { initial: Failures; quer
           )
         ) : (
           <>
-            <strong>{f.totals.objects}</strong> {drifted ? "drifted" : "failing"} {f.totals.objects === 1 ? "item" : "items"} in <strong>{f.totals.clusters}</strong>{" "}
-            {f.totals.clusters === 1 ? "cluster" : "clusters"}, {f.totals.groups} {f.totals.groups === 1 ? "cause" : "causes"}
+            <strong>{f.totals.objects}</strong> {drifted ? "drifted" : "failing"} {f.totals.objects === 1 ? "item" : "items"} in{" "}
+            <strong>{f.totals.clusters}</strong> {f.totals.clusters === 1 ? "cluster" : "clusters"}, {f.totals.groups}{" "}
+            {f.totals.groups === 1 ? "cause" : "causes"}
           </>
         )}
         {isError ? <span className="ml-2 text-health-failing">(cannot refresh; showing the last data)</span> : null}

@@ -56,7 +56,12 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
               value: filters.kind ? kindValue : undefined,
               options: [...FLUX_KINDS.map((k) => ({ value: kindSlug(k), label: k })), { value: "cluster", label: "Cluster (unreachable)" }],
             },
-            { name: "problem", label: "Problem", value: filters.problem, options: PROBLEMS.map((p) => ({ value: p, label: PROBLEM_LABELS[p] })) },
+            {
+              name: "problem",
+              label: "Problem",
+              value: filters.problem,
+              options: PROBLEMS.map((p) => ({ value: p, label: PROBLEM_LABELS[p] })),
+            },
             {
               name: "sort",
               label: "Sort",

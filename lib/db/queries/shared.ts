@@ -55,9 +55,6 @@ export interface ObjectHealthRow {
   firstSeenAt: Date | null;
 }
 
-/** The columns healthOf needs (alias `o.` prefixed where the query joins). */
-export const HEALTH_COLUMNS = `kind, health, "intervalSeconds", "lastReconcileAt", "creationTimestamp", "firstSeenAt"`;
-
 export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: Date): Health {
   return effectiveHealth({
     stored: row.health as StoredHealth,

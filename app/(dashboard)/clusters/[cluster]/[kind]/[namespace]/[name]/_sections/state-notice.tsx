@@ -61,8 +61,8 @@ export function StateNotice({ d }: { d: ObjectDetail }) {
       {o.healthDetail === "static" ? (
         <Notice tone="ok" testId="notice-static">
           Static OCI HelmRepository: source-controller stores nothing for it and writes no status (
-          <code className="font-mono">status: {"{}"}</code>, no conditions). It is ready to use as it is; the HelmCharts that pull from
-          it say whether pulling works.
+          <code className="font-mono">status: {"{}"}</code>, no conditions). It is ready to use as it is; the HelmCharts that pull from it
+          say whether pulling works.
         </Notice>
       ) : null}
       {d.chainTrouble ? (
@@ -74,7 +74,9 @@ export function StateNotice({ d }: { d: ObjectDetail }) {
             </Link>{" "}
             is <HealthBadge health={d.chainTrouble.health} />
           </p>
-          {d.chainTrouble.message ? <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{d.chainTrouble.message}</p> : null}
+          {d.chainTrouble.message ? (
+            <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{d.chainTrouble.message}</p>
+          ) : null}
           <p className="mt-1">It runs on the last artifact that source gave: a new revision will not arrive until the source recovers.</p>
         </Notice>
       ) : null}
