@@ -1,9 +1,12 @@
-// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C] [--heap-mb H]
+// npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C]
+//                         [--heap-mb H]
 // Server-render time of the pages people open most, on a realistic database: a throw-away embedded
 // PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
 // (transitions, version changes, Events, webhook events), served by the production build (`next start`).
 // Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
-// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. Then C
+// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. The
+// huge-message spoke holds B Flux objects (default: as many as the others) and the 32 KiB `tenants`
+// message: its cluster page and that object's page are measured too, bytes above all. Then C
 // clients fetch the pages at once, and the web server's resident memory is printed: after start, its peak
 // under that load, and idle 10 s later; --heap-mb caps the web server's V8 heap as the Helm chart does.
 // The last line is one JSON object with every figure.
@@ -17,12 +20,14 @@ import { migrate } from "../lib/db/migrate";
 import type { FluxKind } from "../lib/fleet/kinds";
 import { clusterPath, objectPath } from "../lib/fleet/urls";
 import { startSimulator, type RunningSimulator } from "../lib/simulator";
+import { ROLE_INDEX, spokeName } from "../lib/simulator/fleet/topology";
 import { nextBin, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
 
 const { values } = parseArgs({
   options: {
     clusters: { type: "string", default: "1000" },
     objects: { type: "string", default: "150" },
+    "big-cluster": { type: "string" },
     "history-days": { type: "string", default: "365" },
     samples: { type: "string", default: "30" },
     clients: { type: "string", default: "20" },
@@ -32,7 +37,9 @@ const { values } = parseArgs({
   strict: true,
 });
 if (values.help) {
-  console.log("usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C] [--heap-mb H]");
+  console.log(
+    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C] [--heap-mb H]",
+  );
   process.exit(0);
 }
 const clusters = Number(values.clusters);
@@ -48,7 +55,8 @@ if (heapMb !== undefined && (!Number.isInteger(heapMb) || heapMb < 64)) {
 /** NODE_OPTIONS of the web server: the caller's, plus the heap cap when asked for. */
 const webNodeOptions =
   [process.env.NODE_OPTIONS, heapMb ? `--max-old-space-size=${heapMb}` : undefined].filter(Boolean).join(" ") || undefined;
-for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples, clients })) {
+const bigCluster = values["big-cluster"] === undefined ? objects : Number(values["big-cluster"]);
+for (const [name, v] of Object.entries({ clusters, objects, "big-cluster": bigCluster, "history-days": historyDays, samples, clients })) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a positive integer`);
     process.exit(2);
@@ -277,7 +285,10 @@ async function main() {
   let t = Date.now();
   database = await startEmbeddedPostgres({ dataDir: path.join(work, "db"), port: await freePort(), ephemeral: true });
   await migrate(database.url);
-  sim = await startSimulator({ outDir: path.join(work, "sim"), clusters, objects, speed: 0 });
+  // The huge-message spoke: the 32 KiB `tenants` message, and B objects when --big-cluster says so.
+  const big = spokeName(ROLE_INDEX.hugeMessage, clusters - 1);
+  const huge = { cluster: big, kind: "Kustomization" as FluxKind, namespace: "flux-system", name: "tenants" };
+  sim = await startSimulator({ outDir: path.join(work, "sim"), clusters, objects, objectsBySpoke: { [big]: bigCluster }, speed: 0 });
   console.log(`  database and simulator ready in ${seconds(t)} s`);
 
   t = Date.now();
@@ -336,6 +347,8 @@ async function main() {
     failures: await timeQuery(() => listFailures(undefined, new Date(), { memberLimit: FAILURE_PAGE_MEMBERS })),
     object: await timeQuery(() => getObject(failing)),
     cluster: await timeQuery(() => getCluster(failing.cluster)),
+    bigCluster: await timeQuery(() => getCluster(big)),
+    hugeObject: await timeQuery(() => getObject(huge)),
   };
   await closeDatabase();
 
@@ -367,6 +380,8 @@ async function main() {
     ["failures /failures", "/failures"],
     [`object (${failing.transitions} transitions)`, objectPath(failing)],
     ["cluster", clusterPath(failing.cluster)],
+    [`big cluster (${bigCluster} objects)`, clusterPath(big)],
+    ["object with a 32 KiB message", objectPath(huge)],
   ];
   const timings: Timing[] = [];
   for (const [label, url] of targets) timings.push(await timeUrl(base, label, url));
@@ -396,13 +411,13 @@ async function main() {
   console.log(`  object page: ${targets[3][1]}`);
   const mb = (v: number | null) => (v === null ? "n/a" : `${v} MB`);
   console.log(
-    `  web server memory (RSS): ${mb(rssStartMb)} after start, peak ${mb(load.peakMb)} while ${clients} clients fetched the 4 pages ${LOAD_ROUNDS} times each (${load.seconds.toFixed(1)} s), ${mb(rssIdleMb)} idle 10 s later; web NODE_OPTIONS=${webNodeOptions ?? "(none)"}`,
+    `  web server memory (RSS): ${mb(rssStartMb)} after start, peak ${mb(load.peakMb)} while ${clients} clients fetched the ${targets.length - 1} pages ${LOAD_ROUNDS} times each (${load.seconds.toFixed(1)} s), ${mb(rssIdleMb)} idle 10 s later; web NODE_OPTIONS=${webNodeOptions ?? "(none)"}`,
   );
   console.log("  data fn: median of the page's data function (getFreshness for the baseline) called in-process, before the server started");
   console.log(`  load average at end ${loadAtEnd.join(" ")}`);
   console.log("");
 
-  const [, fleet, failures, object, cluster] = timings;
+  const [, fleet, failures, object, cluster, bigClusterPage, hugeObject] = timings;
   const figures = {
     clusters: rows.cluster,
     objects: rows.flux_object,
@@ -434,6 +449,12 @@ async function main() {
     failuresBytes: failures.bytes,
     objectBytes: object.bytes,
     clusterBytes: cluster.bytes,
+    bigClusterObjects: bigCluster,
+    bigClusterMedianMs: bigClusterPage.medianMs,
+    bigClusterQueryMedianMs: queryMs.bigCluster,
+    bigClusterBytes: bigClusterPage.bytes,
+    hugeMessageObjectMedianMs: hugeObject.medianMs,
+    hugeMessageObjectBytes: hugeObject.bytes,
     webRssStartMb: rssStartMb,
     webRssPeakMb: load.peakMb,
     webRssIdleMb: rssIdleMb,

@@ -293,7 +293,7 @@ describe("objects no controller picked up, and drift", () => {
       firstFailedAt: "2026-11-21T11:00:00Z",
       longestFailingSeconds: 3600,
     });
-    expect(groups[0].message).toBe("Not picked up by its controller for 1 h: no status written since it was created");
+    expect(groups[0].message).toBe("Not picked up by its controller: no status written since it was created");
     // A new object still within the threshold is no problem at all.
     expect(groupFailures([obj({ health: "new", storedHealth: "new", createdAt: "2026-11-21T11:59:00Z" })], now)).toEqual([]);
   });

@@ -5,7 +5,6 @@
 // members all wait on another group are nested under it as followers.
 import { isFluxKind } from "./kinds";
 import { normaliseMessage } from "./normalise";
-import { formatDuration } from "../time";
 import { failingForSeconds, unclaimedForSeconds, type Health, type HealthDetail, type StoredHealth } from "./status";
 import { clusterPath, objectPath } from "./urls";
 
@@ -108,12 +107,11 @@ export function problemOf(o: Pick<ProblemObjectInput, "health" | "storedHealth" 
   return null;
 }
 
-/** "Not picked up by its controller for 25 min": what an unclaimed object's page and failure group say. */
-export function unclaimedMessage(seconds: number | null): string {
-  return seconds == null
-    ? "Not picked up by its controller: no status written since it was created"
-    : `Not picked up by its controller for ${formatDuration(seconds * 1000)}: no status written since it was created`;
-}
+/**
+ * What an unclaimed object's failure group says; how long each one has waited is beside it (a message that
+ * changed every minute would make every open /failures page reload every minute).
+ */
+export const UNCLAIMED_MESSAGE = "Not picked up by its controller: no status written since it was created";
 
 const DEPENDENCY_RE = /dependency '([^'/]+)\/([^']+)'/;
 const SOURCE_RE = /\b([A-Z][A-Za-z]+) '([^'/]+)\/([^']+)' is not ready/;
@@ -159,13 +157,9 @@ export function findRootCause(o: ProblemObjectInput, byKey: Map<string, ProblemO
   return root;
 }
 
-function describe(o: ProblemObjectInput, problem: ObjectProblem, now: Date): { reason: string; message: string; groupBy?: string } {
+function describe(o: ProblemObjectInput, problem: ObjectProblem): { reason: string; message: string } {
   if (problem === "stale") return { reason: "Stale", message: STALE_MESSAGE };
-  if (problem === "unclaimed") {
-    // Grouped by what it is, not by how long each one has waited.
-    const message = unclaimedMessage(unclaimedForSeconds(o.health, o.createdAt, now));
-    return { reason: UNCLAIMED_REASON, message, groupBy: unclaimedMessage(null) };
-  }
+  if (problem === "unclaimed") return { reason: UNCLAIMED_REASON, message: UNCLAIMED_MESSAGE };
   if (problem === "drifted") return { reason: "DriftDetected", message: o.driftMessage || "Drifted from the desired state" };
   if (problem === "stalled") {
     // Stalled objects explain themselves in Ready; the Stalled condition names the terminal reason.
@@ -238,8 +232,8 @@ export function groupFailures(
   for (const o of objects) {
     const problem = problemOf(o);
     if (!problem || !include(o)) continue;
-    const { reason, message, groupBy } = describe(o, problem, now);
-    const pattern = normalised(groupBy ?? message);
+    const { reason, message } = describe(o, problem);
+    const pattern = normalised(message);
     const key = [o.kind, problem, reason, pattern].join("\u0001");
     const root = problem === "stale" || problem === "unclaimed" || problem === "drifted" ? null : findRootCause(o, byKey);
     const member: FailureMember = {

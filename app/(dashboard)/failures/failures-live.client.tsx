@@ -6,6 +6,7 @@ import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { HealthDetailBadge } from "@/app/_components/health-detail-badge";
+import { MessageText } from "@/app/_components/message-text";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Failures } from "@/lib/db/queries/failures";
 import type { FailureGroup } from "@/lib/fleet/failures";
@@ -111,9 +112,10 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
           <span className="tabular-nums">{group.objectCount}</span> {group.objectCount === 1 ? "object" : "objects"}
         </span>
       </div>
-      <p className="mt-2 whitespace-pre-wrap break-words font-mono text-xs text-zinc-800 dark:text-zinc-200">
-        {group.message || "(no message)"}
-      </p>
+      <div className="mt-2 text-zinc-800 dark:text-zinc-200">
+        {/* A 32 KiB health-check message stays one line until someone expands it. */}
+        {group.message ? <MessageText message={group.message} /> : <span className="font-mono text-xs">(no message)</span>}
+      </div>
       {group.problem === "stale" || group.problem === "drifted" ? null : (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
           {group.problem === "unreachable" ? "Unreachable since" : group.problem === "unclaimed" ? "Created" : "First failed"}{" "}

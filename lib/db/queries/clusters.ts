@@ -51,8 +51,9 @@ export interface ClusterObject {
   lastReconcileAt: string | null;
   firstFailedAt: string | null;
   failingForSeconds: number | null;
-  /** New or unclaimed: seconds since creation without a word from its controller. */
+  /** New or unclaimed: seconds since creation without a word from its controller, and the creation time. */
   waitingForSeconds: number | null;
+  creationTimestamp: string | null;
 }
 
 export interface ClusterTransition {
@@ -326,6 +327,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
       firstFailedAt: iso(o.firstFailedAt),
       failingForSeconds: failingForSeconds(health === "unknown" ? parseHealth(o.health) : health, o.firstFailedAt, now),
       waitingForSeconds: unclaimedForSeconds(health, o.creationTimestamp ?? o.firstSeenAt, now),
+      creationTimestamp: iso(o.creationTimestamp ?? o.firstSeenAt),
     });
   }
   const kindOrder = (k: string) => {

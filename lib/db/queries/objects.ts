@@ -3,10 +3,10 @@
 // of transitions and webhook events, and audit entries. Answers from history for a deleted object or an
 // unreachable cluster.
 import { commitLink, type CommitLink } from "../../fleet/commit-url";
-import { unclaimedMessage } from "../../fleet/failures";
 import { helmVersions, type HelmVersions } from "../../fleet/helm-versions";
 import type { FluxKind } from "../../fleet/kinds";
 import { lastGoodFromStatus } from "../../fleet/last-good";
+import { conditionMessage } from "../../fleet/message";
 import { entryRevision } from "../../fleet/revisions";
 import { troubledSource, upstreamOf, type ChainLink, type ChainRef } from "../../fleet/source-chain";
 import {
@@ -81,9 +81,8 @@ export interface ObjectDetail {
     healthDetail: HealthDetail | null;
     /** The Drifted condition when the object is drifted: what differs, since when. */
     drift: { reason: string | null; message: string | null; since: string | null } | null;
-    /** New or unclaimed: seconds since creation without a word from its controller, and what that means. */
+    /** New or unclaimed: seconds since creation without a word from its controller. */
     waitingForSeconds: number | null;
-    waitingMessage: string | null;
     creationTimestamp: string | null;
     readyStatus: string | null;
     readyReason: string | null;
@@ -336,7 +335,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
     type: str(c.type) ?? "",
     status: str(c.status) ?? "",
     reason: str(c.reason),
-    message: str(c.message),
+    message: conditionMessage(c, o.readyMessage),
     lastTransitionTime: str(c.lastTransitionTime),
   }));
   const readyCondition = conditions.find((c) => c.type === "Ready");
@@ -402,7 +401,6 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
         ? { reason: driftCondition.reason, message: driftCondition.message, since: driftCondition.lastTransitionTime }
         : null,
       waitingForSeconds,
-      waitingMessage: health === "unclaimed" ? unclaimedMessage(waitingForSeconds) : null,
       creationTimestamp: iso(o.creationTimestamp),
       readyStatus: o.readyStatus,
       readyReason: o.readyReason,

@@ -14,6 +14,7 @@ import {
 } from "./argocd";
 import { fluxReport, hasFluxOperator } from "./flux-report";
 import { helmStallChangeTimes } from "./helm-stall";
+import { tenantsChangeTimes } from "./huge-message";
 import { objectSemanticsChangeTimes } from "./object-semantics";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
@@ -31,6 +32,8 @@ export interface FleetModelOptions {
   clusters: number;
   /** Flux objects per spoke (minimum 6; 20+ brings in all scenario add-ons) */
   objects: number;
+  /** Flux objects of particular spokes, by name, instead of `objects` (one big cluster in a small fleet). */
+  objectsBySpoke?: Readonly<Record<string, number>>;
   seed: number;
   /**
    * Spokes only Argo CD on the hub knows, beyond the `clusters` (default 0): reached through their Argo CD
@@ -57,6 +60,7 @@ export interface ScenarioFacts {
   scheduledUpgrade?: { cluster: string; from: string; to: string };
   unreachable?: { cluster: string };
   expiredToken?: { cluster: string };
+  hugeMessage?: { cluster: string; namespace: string; name: string };
   labelOnly: string[];
   eksOnly: string[];
   crossplaneOnly: string[];
@@ -95,7 +99,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     if (!spec) return undefined;
     let plan = plans.get(name);
     if (!plan) {
-      plan = planSpoke(spec, objectsPerSpoke, seed, epochFor(t));
+      plan = planSpoke(spec, Math.max(6, Math.floor(options.objectsBySpoke?.[name] ?? objectsPerSpoke)), seed, epochFor(t));
       plans.set(name, plan);
     }
     return plan;
@@ -133,6 +137,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     if (spec.roles.includes("helm-upgrade-stall")) times.push(...helmStallChangeTimes());
     times.push(...objectSemanticsChangeTimes(spec.index));
     if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
+    if (spec.roles.includes("huge-message")) times.push(...tenantsChangeTimes());
     if (spec.roles.includes("scheduled-upgrade")) {
       times.push(
         TIMELINE.controlPlaneUpgradeStart,
@@ -257,5 +262,6 @@ function scenarioFacts(spokes: SpokeSpec[]): Omit<ScenarioFacts, "argocd"> {
   if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, from: "1.34", to: "1.35" };
   if (at(ROLE_INDEX.unreachable)) facts.unreachable = { cluster: at(ROLE_INDEX.unreachable)! };
   if (at(ROLE_INDEX.expiredToken)) facts.expiredToken = { cluster: at(ROLE_INDEX.expiredToken)! };
+  if (at(ROLE_INDEX.hugeMessage)) facts.hugeMessage = { cluster: at(ROLE_INDEX.hugeMessage)!, namespace: "flux-system", name: "tenants" };
   return facts;
 }

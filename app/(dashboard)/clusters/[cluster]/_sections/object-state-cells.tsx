@@ -4,7 +4,7 @@
 import { HealthDetailBadge } from "@/app/_components/health-detail-badge";
 import type { ClusterObject } from "@/lib/db/queries/clusters";
 import { formatHelmVersions } from "@/lib/fleet/helm-versions";
-import { formatDuration } from "@/lib/time";
+import { FailingFor } from "@/app/_components/failing-for.client";
 
 export function HealthExtras({ o }: { o: ClusterObject }) {
   return (
@@ -16,8 +16,11 @@ export function HealthExtras({ o }: { o: ClusterObject }) {
       ) : null}
       {o.waitingForSeconds != null ? (
         <span className="mt-1 block text-xs text-zinc-500" data-testid="waiting-for">
-          {o.health === "unclaimed" ? "not picked up for " : "waiting "}
-          {formatDuration(o.waitingForSeconds * 1000)}
+          <FailingFor
+            since={o.creationTimestamp}
+            seconds={o.waitingForSeconds}
+            prefix={o.health === "unclaimed" ? "not picked up for" : "waiting"}
+          />
         </span>
       ) : null}
     </>

@@ -3,11 +3,11 @@
 // consumer of a source in trouble.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { FailingFor } from "@/app/_components/failing-for.client";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { link } from "@/app/_components/triage-section";
 import type { ObjectDetail } from "@/lib/db/queries/objects";
-import { formatDuration } from "@/lib/time";
 
 const CONTROLLER: Record<string, string> = {
   Kustomization: "kustomize-controller",
@@ -36,7 +36,14 @@ export function StateNotice({ d }: { d: ObjectDetail }) {
     <>
       {o.health === "unclaimed" ? (
         <Notice tone="problem" testId="notice-unclaimed">
-          <p className="font-semibold">{o.waitingMessage}.</p>
+          <p className="font-semibold">
+            {o.waitingForSeconds != null ? (
+              <FailingFor since={o.creationTimestamp} seconds={o.waitingForSeconds} prefix="Not picked up by its controller for" />
+            ) : (
+              "Not picked up by its controller"
+            )}
+            : no status written since it was created.
+          </p>
           <p className="mt-1">
             It still reads <code className="font-mono">status: {"{observedGeneration: -1}"}</code>, the default the API server gives an
             object no controller has written to. Is {controller} running, and does it watch this namespace (sharding labels,
@@ -46,8 +53,7 @@ export function StateNotice({ d }: { d: ObjectDetail }) {
       ) : null}
       {o.health === "new" ? (
         <Notice tone="info" testId="notice-new">
-          New: created {o.waitingForSeconds != null ? `${formatDuration(o.waitingForSeconds * 1000)} ago` : "recently"}; {controller} has
-          not reconciled it yet.
+          New: created <RelativeTime value={o.creationTimestamp} />; {controller} has not reconciled it yet.
         </Notice>
       ) : null}
       {o.drift ? (
