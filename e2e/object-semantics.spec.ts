@@ -85,7 +85,8 @@ test("a HelmRelease its controller never picked up says so, and is counted as a 
   await page.goto("/failures?problem=unclaimed");
   const group = page.locator('[data-testid="failure-group"][data-reason="NotReconciled"]');
   await expect(group).toHaveCount(1);
-  await expect(group).toContainText("Not picked up by its controller for");
+  await expect(group).toContainText("Not picked up by its controller: no status written since it was created");
+  await expect(group).toContainText(/longest waiting \d+ min/);
   await expect(group.locator(`a[href="${url}"]`)).toBeVisible();
 });
 
