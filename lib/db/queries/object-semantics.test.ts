@@ -184,6 +184,9 @@ beforeAll(async () => {
     name: "aws-node-termination-handler",
     deletedAt: new Date("2026-11-21T11:50:00Z"),
     deployedChartVersion: "0.27.2",
+    sourceKind: "HelmRepository",
+    sourceNamespace: "flux-system",
+    sourceName: "prometheus-community",
   });
   await prisma.kubeEvent.createMany({
     data: [
@@ -317,5 +320,7 @@ describe("the object page", () => {
     ))!;
     expect(d.historical).toMatchObject({ reason: "deleted" });
     expect(d.events).toMatchObject([{ reason: "UninstallSucceeded", type: "Normal", revision: "0.27.2" }]);
+    // Its chart went with it: nothing to warn about on the page of an object that is gone.
+    expect(d.chainTrouble).toBeNull();
   });
 });

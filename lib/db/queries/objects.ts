@@ -439,7 +439,8 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
         }
       : null,
     chain,
-    chainTrouble: troubledSource(health, chain),
+    // A deleted object consumes nothing any more: its chain is history, not a warning.
+    chainTrouble: deletedAt ? null : troubledSource(health, chain),
     dependsOn: deps.map((d) => {
       const r = { kind: depKind, ...d };
       return { ...r, url: objectPath({ cluster: o.clusterName, ...r }), health: healthOfRelated(r) };
