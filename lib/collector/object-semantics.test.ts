@@ -1,7 +1,7 @@
 // The collector against the fleet simulator (real HTTPS, child processes as `collector --once`), for the
 // shapes real controllers write: static and new objects, drift, a release removed during the run whose
 // Events remain, Node and Crossplane Events, revision annotations, and timelines without noise.
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { getObject } from "../db/queries/objects";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
 import { SEMANTICS } from "../simulator/fleet/object-semantics";
+import { collectOnce as runCollectorOnce } from "../testing/collector-once";
 import { useTestDatabase } from "../testing/db";
 
 const run = promisify(execFile);
@@ -24,42 +25,12 @@ let fleet: SimFleet;
 let outDir: string;
 const spoke = (index: number) => fleet.spokes[index].name;
 
-function collectOnce(
-  extraEnv: Record<string, string> = {},
-): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
-    cwd: process.cwd(),
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH ?? "",
-      HOME: outDir,
-      ...sim.awsEnv,
-      DATABASE_URL: db.url(),
-      KUBECONFIG: sim.hubKubeconfigPath,
-      COLLECTOR_METRICS_PORT: "0",
-      COLLECTOR_CONCURRENCY: "8",
-      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
-      LOG_LEVEL: "warn",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => {
-      const lines = out
-        .split("\n")
-        .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      const summary = lines.find((l) => !("level" in l));
-      if (code !== 0 || !summary) reject(new Error(`collector exited ${code}: ${err.slice(-2000)} ${out.slice(-2000)}`));
-      else resolve({ summary, logs: lines.filter((l) => "level" in l) });
-    });
-  });
-}
+/** Runs `collector --once` as its own process against this file's simulator and database. */
+const collectOnce = (extraEnv: Record<string, string> = {}) =>
+  runCollectorOnce(
+    { awsEnv: sim.awsEnv, hubKubeconfigPath: sim.hubKubeconfigPath, databaseUrl: db.url(), home: outDir },
+    { LOG_LEVEL: "warn", ...extraEnv },
+  );
 
 /** Creates an object in a simulated cluster as its controller would (kubectl create with the admin token). */
 async function create(cluster: string, object: Record<string, unknown>): Promise<void> {
