@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NUDGE_CHANNEL } from "../db/channels";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
+import { collectOnce as runCollectorOnce } from "../testing/collector-once";
 import { useTestDatabase } from "../testing/db";
 
 const run = promisify(execFile);
@@ -45,41 +46,9 @@ async function kubectlObjects(cluster: string): Promise<Served[]> {
   return (JSON.parse(stdout) as { items: Served[] }).items;
 }
 
-/** Runs `collector --once` as its own process; returns its summary and log lines. */
-function collectOnce(
-  extraEnv: Record<string, string> = {},
-): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
-    cwd: process.cwd(),
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH ?? "",
-      HOME: outDir,
-      ...sim.awsEnv,
-      DATABASE_URL: db.url(),
-      KUBECONFIG: sim.hubKubeconfigPath,
-      COLLECTOR_METRICS_PORT: "0",
-      COLLECTOR_CONCURRENCY: "8",
-      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
-      LOG_LEVEL: "debug",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => {
-      const lines = out.split("\n").filter((l) => l.startsWith("{"));
-      const logs = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => "level" in l);
-      const summary = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => !("level" in l));
-      if (code !== 0 || !summary) reject(new Error(`collector exited ${code}: ${err.slice(-2000)} ${out.slice(-2000)}`));
-      else resolve({ summary, logs });
-    });
-  });
-}
+/** Runs `collector --once` as its own process against this file's simulator and database. */
+const collectOnce = (extraEnv: Record<string, string> = {}) =>
+  runCollectorOnce({ awsEnv: sim.awsEnv, hubKubeconfigPath: sim.hubKubeconfigPath, databaseUrl: db.url(), home: outDir }, extraEnv);
 
 /** A long-running collector (not --once); resolves its log lines so far on demand. */
 function startCollector(extraEnv: Record<string, string>) {

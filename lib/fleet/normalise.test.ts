@@ -24,10 +24,14 @@ describe("normaliseMessage", () => {
     ],
     [
       "Helm test failed for release podinfo/podinfo.v1 with chart podinfo@6.5.3: 1 error occurred:\n\t* pod podinfo-fault-test-a0tew failed",
-      "Helm test failed for release podinfo/podinfo.v1 with chart podinfo@<version>: <n> error occurred: * pod podinfo-fault-test-<pod> failed",
+      "Helm test failed for release podinfo/podinfo.v<n> with chart podinfo@<version>: <n> error occurred: * pod podinfo-fault-test-<pod> failed",
     ],
     ["stored artifact: revision 'sha256:ed9457de'", "stored artifact: revision '<digest>'"],
     ["Failed to install after 1 attempt(s)", "Failed to install after <n> attempt(s)"],
+    [
+      "Cluster state of release ingress-nginx/ingress-nginx.v12 has drifted from the desired state:\nDeployment/ingress-nginx/ingress-nginx-controller changed (0 additions, 1 changes, 0 removals)",
+      "Cluster state of release ingress-nginx/ingress-nginx.v<n> has drifted from the desired state: Deployment/ingress-nginx/ingress-nginx-controller changed (<n> additions, <n> changes, <n> removals)",
+    ],
     ["back-off restarting pod podinfo-7c7b47f5f-8bhrp", "back-off restarting pod podinfo-<pod>"],
     ["uid 7d0cdc51-ddcf-4743-b223-83ca5c699632 at 2026-11-21T10:00:00Z", "uid <uid> at <time>"],
     ["dial tcp 10.0.12.7:443: i/o timeout", "dial tcp <ip>: i/o timeout"],

@@ -15,6 +15,8 @@ const RULES: Array<[RegExp, string]> = [
   [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, "<ip>"],
   // Semantic versions, with pre-release and build metadata ("3.20.0+5c938ddd1547", "v1.33.4-eks-1")
   [/\bv?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?\b/g, "<version>"],
+  // Helm release versions in release names: monitoring/kube-prometheus-stack.v12
+  [/\.v\d+\b/g, ".v<n>"],
   // Go durations: 5m0.04s, 176.163666ms, 10m0s, 30s, 1h
   [/\b(?:\d+(?:\.\d+)?(?:h|ms|m|s|µs|us|ns))+\b/g, "<duration>"],
   // Pod names: <deployment>-<replicaset hash>-<5 chars> and <name>-<5 chars with a digit>

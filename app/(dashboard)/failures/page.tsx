@@ -14,6 +14,15 @@ export const metadata: Metadata = { title: "Failures" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
+const PROBLEM_LABELS: Record<(typeof PROBLEMS)[number], string> = {
+  failing: "failing",
+  stalled: "stalled",
+  stale: "stale",
+  unclaimed: "not picked up by its controller",
+  unreachable: "unreachable",
+  drifted: "drifted (ready, not a failure)",
+};
+
 const SORT_LABELS: Record<(typeof FAILURE_SORTS)[number], string> = {
   impact: "Impact (root causes first)",
   clusters: "Most clusters",
@@ -50,7 +59,12 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
                 { value: "cluster", label: "Cluster (unreachable, Crossplane)" },
               ],
             },
-            { name: "problem", label: "Problem", value: filters.problem, options: PROBLEMS.map((p) => ({ value: p, label: p })) },
+            {
+              name: "problem",
+              label: "Problem",
+              value: filters.problem,
+              options: PROBLEMS.map((p) => ({ value: p, label: PROBLEM_LABELS[p] })),
+            },
             {
               name: "sort",
               label: "Sort",
