@@ -1,5 +1,5 @@
-// Failures: every failing, stalled and stale object fleet-wide (and every unreachable cluster),
-// grouped by cause; root causes first with the failures they cause nested under them.
+// Failures: every failing, stalled, stale and unclaimed object fleet-wide (and every unreachable cluster and
+// failed Crossplane resource), grouped by cause; root causes first with the failures they cause nested under them.
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { TriageFilterForm } from "@/app/_components/triage-filter-form.client";
@@ -20,6 +20,8 @@ const PROBLEM_LABELS: Record<(typeof PROBLEMS)[number], string> = {
   stale: "stale",
   unclaimed: "not picked up by its controller",
   unreachable: "unreachable",
+  "create-failed": "failed to create (Crossplane)",
+  crossplane: "Crossplane error",
   drifted: "drifted (ready, not a failure)",
 };
 
