@@ -357,7 +357,10 @@ type EventListRow = Pick<
   "involvedKind" | "involvedName" | "type" | "reason" | "message" | "count" | "firstTimestamp" | "lastTimestamp" | "reportingController"
 >;
 
-type ManagedFromRow = Pick<FluxObjectRow, "kind" | "namespace" | "name" | "health" | "intervalSeconds" | "lastReconcileAt"> & {
+type ManagedFromRow = Pick<
+  FluxObjectRow,
+  "kind" | "namespace" | "name" | "health" | "intervalSeconds" | "lastReconcileAt" | "creationTimestamp" | "firstSeenAt"
+> & {
   cluster: string;
 } & Pick<ClusterRow, "lifecycle" | "lastSuccessAt" | "lastErrorAt" | "provisioning">;
 
@@ -460,7 +463,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
     ),
     pool.query<ManagedFromRow>(
       `SELECT h.name AS cluster, h.lifecycle, h."lastSuccessAt", h."lastErrorAt", h.provisioning,
-              o.kind, o.namespace, o.name, o.health, o."intervalSeconds", o."lastReconcileAt"
+              o.kind, o.namespace, o.name, o.health, o."intervalSeconds", o."lastReconcileAt", o."creationTimestamp", o."firstSeenAt"
        FROM flux_object o JOIN cluster h ON h.id = o."clusterId"
        WHERE o."targetClusterId" = $1 AND o."deletedAt" IS NULL ORDER BY h.name, o.kind, o.namespace, o.name`,
       [c.id],
