@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NUDGE_CHANNEL } from "../db/channels";
+import { getCluster } from "../db/queries/clusters";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
 import { collectOnce as runCollectorOnce } from "../testing/collector-once";
@@ -260,6 +261,27 @@ describe("collector against the fleet simulator", () => {
       [notReady[0].name],
     );
     expect(nodeCluster).toBe(fleet.facts.notReadyNode!.cluster);
+    // Their Events, kept where the cluster pages read them: the node's under its own cluster (involvedKind Node),
+    // the Crossplane resources' under the hub, matched by kind and name for the cluster they provision.
+    const nodePage = (await getCluster(nodeCluster))!;
+    expect(nodePage.nodes.notReady[0].events).toEqual([
+      expect.objectContaining({ reason: "NodeNotReady", type: "Normal", reportingController: "node-controller" }),
+    ]);
+    const { creating, failing } = fleet.facts.provisioning;
+    const creatingPage = (await getCluster(creating))!;
+    expect(creatingPage.access.provisioners.find((p) => p.kind === "Cluster")!.events.map((e) => e.reason)).toEqual([
+      "CreatedExternalResource",
+    ]);
+    const failedPage = (await getCluster(failing))!;
+    expect(failedPage.access.provisioners.find((p) => p.kind === "Cluster")!.events.map((e) => [e.type, e.reason])).toEqual([
+      ["Warning", "CannotCreateExternalResource"],
+      ["Normal", "CreatedExternalResource"],
+    ]);
+    const [{ n: misplaced }] = await q<{ n: string }>(
+      `SELECT count(*) AS n FROM kube_event e JOIN cluster c ON c.id = e."clusterId"
+        WHERE e."involvedKind" IN ('Cluster', 'ClusterAuth', 'EKSCluster') AND (c.role <> 'hub' OR e."involvedNamespace" <> '')`,
+    );
+    expect(Number(misplaced)).toBe(0);
 
     // The hub HelmRelease that deploys into spoke 0 through its connection secret.
     const { name, spoke: target } = fleet.facts.hubToSpoke!;
