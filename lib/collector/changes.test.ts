@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { objectKey, toFluxObject } from "../kube/flux";
+import { createFleetModel } from "../simulator/fleet/index";
 import type { FluxObjectRecord } from "../kube/types";
 import type { KnownObject } from "../db/types";
 import { applyPlan, changedFields, healthCounts, planObjectWrites } from "./changes";
@@ -97,6 +98,24 @@ describe("planObjectWrites", () => {
     const plan = planObjectWrites(known, [failing(3904117730, "402ms")], ALL, T1);
     expect(plan.upserts).toHaveLength(1); // the current message is kept as the cluster says it
     expect(plan.upserts[0].record.readyMessage).toContain("3904117730");
+    expect(plan.transitions).toEqual([]);
+  });
+
+  it("writes no history for a retry of the tenants health check: its 32 KiB resource list in another order, trimmed", () => {
+    const model = createFleetModel({ clusters: 12, objects: 30, seed: 7, epoch: Date.UTC(2026, 10, 21, 20, 0, 0) });
+    const { cluster, namespace, name } = model.facts.hugeMessage!;
+    const runtime = { endpointOf: () => "https://127.0.0.1:1", caDataOf: () => "", stsEndpoint: "https://127.0.0.1:2" };
+    const tenantsAt = (t: number) => {
+      const served = model.objectsAt(cluster, model.epoch + t, runtime).find((o) => o.kind === "Kustomization" && o.metadata.name === name);
+      expect(served?.metadata.namespace).toBe(namespace);
+      return toFluxObject("Kustomization", served!);
+    };
+    // Attempts fail every 15 minutes: the next one lists the same Deployments in another order.
+    const before = tenantsAt(0);
+    const after = tenantsAt(15 * 60_000);
+    expect(after.readyMessage).not.toBe(before.readyMessage);
+    const plan = planObjectWrites(remember([before]), [after], ALL, T1);
+    expect(plan.upserts).toHaveLength(1);
     expect(plan.transitions).toEqual([]);
   });
 
