@@ -44,6 +44,8 @@ test("a cluster Crossplane is creating is provisioning: its Crossplane resource 
   await expect(resource).toHaveAttribute("data-state", "creating");
   await expect(resource).toContainText("published empty (no kubeconfig yet)");
   await expect(resource).toContainText("CREATING");
+  // Its Event, kept from the hub that holds the resource.
+  await expect(resource.getByRole("table", { name: `Events of Cluster ${creating}` })).toContainText("CreatedExternalResource");
   await expect(page.getByTestId("version-knowledge")).toHaveAttribute("data-knowledge", "desired");
   await shot(page, "provisioning");
 
@@ -103,6 +105,8 @@ test("a NotReady node is listed on its cluster's page and counted on the fleet p
   await expect(row).toContainText("Kubelet stopped posting node status.");
   await expect(row).toContainText("system");
   await expect(row).toContainText(/v1\.\d+\.\d+-eks-/);
+  // The NodeNotReady Event node-controller wrote (type Normal), kept by the collector under this cluster.
+  await expect(row.getByTestId("node-events")).toContainText("Normal NodeNotReady (node-controller)");
   await expect(page.getByTestId("node-counts")).toContainText("1 NotReady");
   await shot(page, "not-ready-node");
   await page.goto("/");

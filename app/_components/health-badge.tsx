@@ -55,6 +55,16 @@ const STYLE: Record<BadgeHealth, { cls: string; icon: string; label: string }> =
     icon: "❚❚",
     label: "suspended",
   },
+  new: {
+    cls: "border-sky-300 bg-sky-50 text-sky-800 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-300",
+    icon: "✦",
+    label: "new · not reconciled yet",
+  },
+  unclaimed: {
+    cls: "border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-300",
+    icon: "⊘",
+    label: "not picked up",
+  },
   unknown: {
     cls: "badge-zinc",
     icon: "?",

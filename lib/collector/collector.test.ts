@@ -8,8 +8,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NUDGE_CHANNEL } from "../db/channels";
+import { getCluster } from "../db/queries/clusters";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
+import { collectOnce as runCollectorOnce } from "../testing/collector-once";
 import { useTestDatabase } from "../testing/db";
 
 const run = promisify(execFile);
@@ -45,41 +47,9 @@ async function kubectlObjects(cluster: string): Promise<Served[]> {
   return (JSON.parse(stdout) as { items: Served[] }).items;
 }
 
-/** Runs `collector --once` as its own process; returns its summary and log lines. */
-function collectOnce(
-  extraEnv: Record<string, string> = {},
-): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
-    cwd: process.cwd(),
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH ?? "",
-      HOME: outDir,
-      ...sim.awsEnv,
-      DATABASE_URL: db.url(),
-      KUBECONFIG: sim.hubKubeconfigPath,
-      COLLECTOR_METRICS_PORT: "0",
-      COLLECTOR_CONCURRENCY: "8",
-      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
-      LOG_LEVEL: "debug",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => {
-      const lines = out.split("\n").filter((l) => l.startsWith("{"));
-      const logs = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => "level" in l);
-      const summary = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => !("level" in l));
-      if (code !== 0 || !summary) reject(new Error(`collector exited ${code}: ${err.slice(-2000)} ${out.slice(-2000)}`));
-      else resolve({ summary, logs });
-    });
-  });
-}
+/** Runs `collector --once` as its own process against this file's simulator and database. */
+const collectOnce = (extraEnv: Record<string, string> = {}) =>
+  runCollectorOnce({ awsEnv: sim.awsEnv, hubKubeconfigPath: sim.hubKubeconfigPath, databaseUrl: db.url(), home: outDir }, extraEnv);
 
 /** A long-running collector (not --once); resolves its log lines so far on demand. */
 function startCollector(extraEnv: Record<string, string>) {
@@ -291,6 +261,27 @@ describe("collector against the fleet simulator", () => {
       [notReady[0].name],
     );
     expect(nodeCluster).toBe(fleet.facts.notReadyNode!.cluster);
+    // Their Events, kept where the cluster pages read them: the node's under its own cluster (involvedKind Node),
+    // the Crossplane resources' under the hub, matched by kind and name for the cluster they provision.
+    const nodePage = (await getCluster(nodeCluster))!;
+    expect(nodePage.nodes.notReady[0].events).toEqual([
+      expect.objectContaining({ reason: "NodeNotReady", type: "Normal", reportingController: "node-controller" }),
+    ]);
+    const { creating, failing } = fleet.facts.provisioning;
+    const creatingPage = (await getCluster(creating))!;
+    expect(creatingPage.access.provisioners.find((p) => p.kind === "Cluster")!.events.map((e) => e.reason)).toEqual([
+      "CreatedExternalResource",
+    ]);
+    const failedPage = (await getCluster(failing))!;
+    expect(failedPage.access.provisioners.find((p) => p.kind === "Cluster")!.events.map((e) => [e.type, e.reason])).toEqual([
+      ["Warning", "CannotCreateExternalResource"],
+      ["Normal", "CreatedExternalResource"],
+    ]);
+    const [{ n: misplaced }] = await q<{ n: string }>(
+      `SELECT count(*) AS n FROM kube_event e JOIN cluster c ON c.id = e."clusterId"
+        WHERE e."involvedKind" IN ('Cluster', 'ClusterAuth', 'EKSCluster') AND (c.role <> 'hub' OR e."involvedNamespace" <> '')`,
+    );
+    expect(Number(misplaced)).toBe(0);
 
     // The hub HelmRelease that deploys into spoke 0 through its connection secret.
     const { name, spoke: target } = fleet.facts.hubToSpoke!;

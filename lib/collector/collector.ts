@@ -37,8 +37,9 @@ import {
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan, writeObjectTargets } from "../db/writes/flux-objects";
 import { upsertNodes } from "../db/writes/nodes";
-import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
+import { finishRun, markNudgesHandled, objectHealthTotals, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, healthCounts, planObjectWrites } from "./changes";
+import { pollEvents, type ProvisionerRef } from "./events";
 import type { KnownObject } from "../db/types";
 import { connectCluster, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
@@ -117,6 +118,8 @@ export class Collector {
   private readonly inFlight = new Map<number, Promise<void>>();
   private heldLastCycle = new Set<number>();
   private secrets: SecretStore | undefined;
+  /** The Crossplane resources that provision spokes, from the last discovery: their Events are read on the hub. */
+  private provisioners: ProvisionerRef[] = [];
   private lastPruneAt = 0;
   private lastUpstreamAt = 0;
   private readonly leaseSeconds: number;
@@ -229,6 +232,7 @@ export class Collector {
       problems.push(`hub: ${oneLine(err)}`);
     }
     this.secrets = discovery?.secrets ?? new SecretStore(hub);
+    if (discovery) this.provisioners = discovery.clusters.flatMap((c) => c.provisioners);
     let rowsWritten = 0;
     if (discovery) {
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
@@ -430,7 +434,8 @@ export class Collector {
         this.states.set(cluster.id, state);
       }
       const pollTime = at.toISOString();
-      const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime);
+      const firstPoll = state.known.size === 0 && !cluster.lastSuccessAt;
+      const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime, firstPoll);
       const written = await writeObjectPlan(this.db, cluster.id, plan, state.known, pollTime);
       applyPlan(state.known, plan, written.ids);
       rowsWritten += written.rowsWritten;
@@ -440,7 +445,18 @@ export class Collector {
       if (written.rowsWritten) this.metrics?.rowsWritten.inc({ table: "flux_object" }, written.rowsWritten - written.transitions);
       if (written.transitions) this.metrics?.rowsWritten.inc({ table: "flux_object_transition" }, written.transitions);
 
-      const changedEvents = poll.events
+      // Events after the plan: an object deleted by this poll keeps the Events its controller wrote while finalising it.
+      t = Date.now();
+      const kept = await pollEvents(client, {
+        known: state.known,
+        nodes: factsDue,
+        provisioners: cluster.role === "hub" ? this.provisioners : [],
+      });
+      this.timing.kubeMs += Date.now() - t;
+      requests = client.requests;
+      poll.warnings.push(...kept.warnings);
+      t = Date.now();
+      const changedEvents = kept.events
         .filter((e) => state.events.get(e.uid) !== eventSignature(e))
         .map((e) => ({
           ...e,
@@ -478,6 +494,7 @@ export class Collector {
       cluster.kubeletVersions = poll.kubeletVersions ?? cluster.kubeletVersions;
       cluster.fluxVersion = result.fluxVersion ?? cluster.fluxVersion;
       if (poll.warnings.length) log.debug({ warnings: poll.warnings }, "poll warnings");
+      log.debug({ event: "poll-requests", requests, eventLists: kept.lists }, "poll requests");
       this.metrics?.requests.inc({ cluster: cluster.name, target: "kubernetes" }, requests);
       this.metrics?.pollSeconds.observe((Date.now() - started) / 1000);
 
@@ -645,11 +662,9 @@ export class Collector {
 
   private async refreshGauges(): Promise<void> {
     if (!this.metrics) return;
-    const { rows } = await this.db.query<{ kind: string; health: string; n: string }>(
-      `SELECT kind, health, count(*)::text AS n FROM flux_object WHERE "deletedAt" IS NULL GROUP BY kind, health`,
-    );
+    const rows = await objectHealthTotals(this.db, new Date());
     this.metrics.objects.reset();
-    for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, Number(r.n));
+    for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, r.n);
     const { rows: reach } = await this.db.query<{ reachability: string; n: string }>(
       `SELECT CASE WHEN lifecycle = 'gone' THEN 'gone'
                    WHEN provisioning IS NOT NULL THEN 'provisioning'

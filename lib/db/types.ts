@@ -84,7 +84,8 @@ export interface ObjectUpsert {
 export interface TransitionRow {
   key: string;
   at: string;
-  change: "created" | "changed" | "deleted";
+  /** first-seen: found on the first poll of its cluster (it existed before we looked); created: appeared since. */
+  change: "first-seen" | "created" | "changed" | "deleted";
   fields: string[];
   previousHealth: string | null;
   cared: CaredFields;

@@ -329,3 +329,58 @@ describe("Crossplane problems and the clusters they provision", () => {
     expect(filtered[0].members[0].rootCause).toMatchObject({ kind: "ClusterAuth", name: "prod-usw2-005" });
   });
 });
+
+describe("objects no controller picked up, and drift", () => {
+  it("groups unclaimed objects across clusters as one problem, waiting since their creation", () => {
+    const unclaimed = (cluster: string, created: string) =>
+      obj({
+        cluster,
+        kind: "HelmRelease",
+        namespace: "kube-system",
+        name: "aws-node-termination-handler",
+        health: "unclaimed",
+        storedHealth: "new",
+        readyReason: null,
+        readyMessage: null,
+        firstFailedAt: null,
+        createdAt: created,
+      });
+    const groups = groupFailures([unclaimed("c1", "2026-11-21T11:35:00Z"), unclaimed("c2", "2026-11-21T11:00:00Z")], now);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({
+      problem: "unclaimed",
+      reason: "NotReconciled",
+      clusterCount: 2,
+      firstFailedAt: "2026-11-21T11:00:00Z",
+      longestFailingSeconds: 3600,
+    });
+    expect(groups[0].message).toBe("Not picked up by its controller: no status written since it was created");
+    // A new object still within the threshold is no problem at all.
+    expect(groupFailures([obj({ health: "new", storedHealth: "new", createdAt: "2026-11-21T11:59:00Z" })], now)).toEqual([]);
+  });
+
+  it("lists drifted ready objects as their own kind of group, with the drift message, never as failing", () => {
+    const drifted = (cluster: string, release: number) =>
+      obj({
+        cluster,
+        kind: "HelmRelease",
+        namespace: "ingress-nginx",
+        name: "ingress-nginx",
+        health: "ready",
+        storedHealth: "ready",
+        healthDetail: "drifted",
+        readyReason: "UpgradeSucceeded",
+        driftMessage: `Cluster state of release ingress-nginx/ingress-nginx.v${release} has drifted from the desired state:\nDeployment/ingress-nginx/ingress-nginx-controller changed (0 additions, 1 changes, 0 removals)`,
+      });
+    const groups = groupFailures([drifted("c1", 4), drifted("c2", 7), obj({ health: "ready", storedHealth: "ready" })], now);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({
+      problem: "drifted",
+      reason: "DriftDetected",
+      clusterCount: 2,
+      firstFailedAt: null,
+      longestFailingSeconds: null,
+    });
+    expect(groups[0].message).toContain("has drifted from the desired state");
+  });
+});

@@ -1,10 +1,11 @@
 // Failures across the fleet, grouped by cause: kind + health + reason + normalised message, so "the same
-// error in 37 clusters" is one row. A failure that only waits on another object (DependencyNotReady, a
+// error in 37 clusters" is one row. Objects no controller picked up ("unclaimed") are problems too; drift
+// is grouped the same way when asked for, and never counts as a failure. A failure that only waits on another object (DependencyNotReady, a
 // source that is not ready) points to the object at the end of that chain, its root cause; groups whose
 // members all wait on another group are nested under it as followers.
 import { isFluxKind } from "./kinds";
 import { normaliseMessage } from "./normalise";
-import { failingForSeconds, type Health, type StoredHealth } from "./status";
+import { failingForSeconds, unclaimedForSeconds, type Health, type HealthDetail, type StoredHealth } from "./status";
 import { clusterPath, objectPath } from "./urls";
 
 export interface ObjectRef {
@@ -19,6 +20,11 @@ export interface ProblemObjectInput extends ObjectRef {
   health: Health;
   /** Health at the last successful poll. */
   storedHealth: StoredHealth;
+  healthDetail?: HealthDetail | null;
+  /** metadata.creationTimestamp (or first seen): the start of an unclaimed object's wait. */
+  createdAt?: string | null;
+  /** The Drifted condition's message, for drifted objects. */
+  driftMessage?: string | null;
   readyReason: string | null;
   readyMessage: string | null;
   stalledReason?: string | null;
@@ -57,8 +63,12 @@ export interface UnreachableClusterInput {
   firstSeenAt?: string | null;
 }
 
-/** "create-failed": Crossplane failed to create the cluster; "crossplane": a Crossplane resource of a cluster that exists failing. */
-export type ProblemKind = "failing" | "stalled" | "stale" | "unreachable" | "create-failed" | "crossplane";
+/**
+ * "create-failed": Crossplane failed to create the cluster; "crossplane": a Crossplane resource of a cluster that exists failing;
+ * "unclaimed": no controller picked the object up; "drifted": a ready object whose live state drifted (not a failure).
+ */
+export type ProblemKind = "failing" | "stalled" | "stale" | "unclaimed" | "drifted" | "unreachable" | "create-failed" | "crossplane";
+type ObjectProblem = Exclude<ProblemKind, "unreachable" | "create-failed" | "crossplane">;
 
 export interface FailureMember extends ObjectRef {
   url: string;
@@ -102,6 +112,7 @@ export interface FailureGroup {
 }
 
 const STALE_MESSAGE = "No reconcile for more than twice the interval";
+const UNCLAIMED_REASON = "NotReconciled";
 
 const refKey = (r: { cluster: string; kind: string; namespace: string; name: string }) =>
   `${r.cluster}\u0000${r.kind.toLowerCase()}\u0000${r.namespace}\u0000${r.name}`;
@@ -116,12 +127,22 @@ export function stableId(text: string): string {
   return (h >>> 0).toString(16).padStart(8, "0");
 }
 
-/** Which problem, if any, an object shows. Objects in unreachable clusters count by their last known state. */
-export function problemOf(o: Pick<ProblemObjectInput, "health" | "storedHealth">): Exclude<ProblemKind, "unreachable"> | null {
-  if (o.health === "failing" || o.health === "stalled" || o.health === "stale") return o.health;
+/**
+ * Which problem, if any, an object shows. Objects in unreachable clusters count by their last known state.
+ * "drifted" is a ready object whose live state differs from its release: listed when asked for, not a failure.
+ */
+export function problemOf(o: Pick<ProblemObjectInput, "health" | "storedHealth" | "healthDetail">): ObjectProblem | null {
+  if (o.health === "failing" || o.health === "stalled" || o.health === "stale" || o.health === "unclaimed") return o.health;
   if (o.health === "unknown" && (o.storedHealth === "failing" || o.storedHealth === "stalled")) return o.storedHealth;
+  if (o.health === "ready" && o.healthDetail === "drifted") return "drifted";
   return null;
 }
+
+/**
+ * What an unclaimed object's failure group says; how long each one has waited is beside it (a message that
+ * changed every minute would make every open /failures page reload every minute).
+ */
+export const UNCLAIMED_MESSAGE = "Not picked up by its controller: no status written since it was created";
 
 const DEPENDENCY_RE = /dependency '([^'/]+)\/([^']+)'/;
 const SOURCE_RE = /\b([A-Z][A-Za-z]+) '([^'/]+)\/([^']+)' is not ready/;
@@ -167,8 +188,10 @@ export function findRootCause(o: ProblemObjectInput, byKey: Map<string, ProblemO
   return root;
 }
 
-function describe(o: ProblemObjectInput, problem: Exclude<ProblemKind, "unreachable">): { reason: string; message: string } {
+function describe(o: ProblemObjectInput, problem: ObjectProblem): { reason: string; message: string } {
   if (problem === "stale") return { reason: "Stale", message: STALE_MESSAGE };
+  if (problem === "unclaimed") return { reason: UNCLAIMED_REASON, message: UNCLAIMED_MESSAGE };
+  if (problem === "drifted") return { reason: "DriftDetected", message: o.driftMessage || "Drifted from the desired state" };
   if (problem === "stalled") {
     // Stalled objects explain themselves in Ready; the Stalled condition names the terminal reason.
     return {
@@ -271,9 +294,11 @@ export function groupFailures(
     const { reason, message } = describe(o, problem);
     const pattern = normalised(message);
     const key = [o.kind, problem, reason, pattern].join("\u0001");
-    const root = problem === "stale" ? null : findRootCause(o, byKey);
+    // Stale, unclaimed and drifted objects wait on nothing: they are their own cause.
+    const ownCause = problem === "stale" || problem === "unclaimed" || problem === "drifted";
+    const root = ownCause ? null : findRootCause(o, byKey);
     // A hub object applying to a cluster Crossplane has not finished: that cluster is why it fails.
-    const target = !root && problem !== "stale" && o.appliesTo ? o.appliesTo : null;
+    const target = !root && !ownCause && o.appliesTo ? o.appliesTo : null;
     const crossplaneRoot = target ? crossplaneOf.get(target) : undefined;
     const provisioningRoot =
       target && !crossplaneRoot && extra.provisioning?.has(target)
@@ -284,8 +309,13 @@ export function groupFailures(
       problem,
       reason,
       message,
-      firstFailedAt: o.firstFailedAt,
-      failingForSeconds: problem === "stale" ? null : failingForSeconds(o.storedHealth, o.firstFailedAt, now),
+      firstFailedAt: problem === "unclaimed" ? (o.createdAt ?? null) : problem === "drifted" ? null : o.firstFailedAt,
+      failingForSeconds:
+        problem === "unclaimed"
+          ? unclaimedForSeconds(o.health, o.createdAt, now)
+          : problem === "stale" || problem === "drifted"
+            ? null
+            : failingForSeconds(o.storedHealth, o.firstFailedAt, now),
       rootCause: root
         ? refOut(root)
         : crossplaneRoot

@@ -30,7 +30,8 @@ export const fleetFiltersSchema = z.object({
 });
 export type FleetFilters = z.infer<typeof fleetFiltersSchema>;
 
-export const PROBLEMS = ["failing", "stalled", "stale", "unreachable", "create-failed", "crossplane"] as const;
+/** Problems /failures filters by; "drifted" lists ready objects whose live state drifted (not failures). */
+export const PROBLEMS = ["failing", "stalled", "stale", "unclaimed", "unreachable", "create-failed", "crossplane", "drifted"] as const;
 
 export const failureFiltersSchema = z.object({
   kind: z

@@ -1,6 +1,6 @@
 // Our own shapes of what the collector reads from a cluster. Kubernetes and client-node types stay inside
 // lib/kube; everything else in the project sees only these.
-import type { StoredHealth } from "../fleet/status";
+import type { HealthDetail, StoredHealth } from "../fleet/status";
 
 export interface Condition {
   type: string;
@@ -23,6 +23,10 @@ export interface FluxObjectRecord {
   generation: number | null;
   observedGeneration: number | null;
   health: StoredHealth;
+  /** "static" (OCI HelmRepository) or "drifted" (Ready with Drifted=True); null otherwise. */
+  healthDetail: HealthDetail | null;
+  /** metadata.creationTimestamp, ISO. */
+  creationTimestamp: string | null;
   readyStatus: string | null;
   readyReason: string | null;
   readyMessage: string | null;
@@ -39,9 +43,15 @@ export interface FluxObjectRecord {
   sourceName: string | null;
   url: string | null;
   chartName: string | null;
+  /** HelmRelease: chart version of the newest release snapshot (whatever its status); HelmChart: artifact revision. */
   chartVersion: string | null;
+  /** HelmRelease: chart version of the newest snapshot whose status is `deployed` (what runs), null when none. */
+  deployedChartVersion: string | null;
   appVersion: string | null;
   desiredChartVersion: string | null;
+  /** HelmRelease: the HelmChart helm-controller generated for it (status.helmChart "<namespace>/<name>"). */
+  helmChartNamespace: string | null;
+  helmChartName: string | null;
   dependsOn: string[];
   interval: string | null;
   intervalSeconds: number | null;
@@ -53,9 +63,10 @@ export interface FluxObjectRecord {
   spec: Record<string, unknown>;
 }
 
-/** A Kubernetes Event about a Flux object. */
+/** A Kubernetes Event kept by the collector: about a Flux object, a Node, or a Crossplane resource on the hub. */
 export interface KubeEventRecord {
   uid: string;
+  involvedApiVersion: string | null;
   involvedKind: string;
   involvedNamespace: string;
   involvedName: string;
@@ -66,6 +77,8 @@ export interface KubeEventRecord {
   firstTimestamp: string;
   lastTimestamp: string;
   reportingController: string | null;
+  /** Flux's `<group>/revision` annotation: the source revision, or for helm-controller the chart version. */
+  revision: string | null;
 }
 
 /** A Crossplane resource that provisions a cluster and writes its connection secret. */

@@ -7,6 +7,7 @@ import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Fleet, FleetCluster, HealthCounts } from "@/lib/db/queries/fleet";
+import { HEALTHS } from "@/lib/fleet/status";
 import { queryKeys } from "@/lib/query-keys";
 
 const KIND_COLUMNS: Array<{ label: string; slugs: string[] }> = [
@@ -16,19 +17,21 @@ const KIND_COLUMNS: Array<{ label: string; slugs: string[] }> = [
 ];
 
 function sum(counts: Record<string, HealthCounts>, slugs: string[]): HealthCounts {
-  const out = { ready: 0, failing: 0, progressing: 0, suspended: 0, stalled: 0, stale: 0, unknown: 0 } as HealthCounts;
+  const out = Object.fromEntries(HEALTHS.map((h) => [h, 0])) as HealthCounts;
   for (const s of slugs) for (const [h, n] of Object.entries(counts[s] ?? {})) out[h as keyof HealthCounts] += n;
   return out;
 }
 
 /** "12 ready · 2 failing · 1 stalled": non-zero counts, problems first, coloured and worded. */
 export function Counts({ counts }: { counts: HealthCounts }) {
-  const parts: Array<[keyof HealthCounts, string]> = [
+  const parts: Array<[keyof HealthCounts, string, string?]> = [
     ["failing", "text-health-failing font-semibold"],
     ["stalled", "text-health-stalled font-semibold"],
+    ["unclaimed", "text-health-failing font-semibold", "not picked up"],
     ["stale", "text-health-stale"],
     ["suspended", "text-health-suspended"],
     ["progressing", "text-health-progressing"],
+    ["new", "text-health-progressing", "new"],
     ["unknown", "text-health-unknown"],
     ["ready", "text-health-ready dark:text-green-400"],
   ];
@@ -36,9 +39,9 @@ export function Counts({ counts }: { counts: HealthCounts }) {
   if (!shown.length) return <span className="text-zinc-500">–</span>;
   return (
     <span className="flex flex-wrap gap-x-2 text-xs">
-      {shown.map(([h, cls]) => (
+      {shown.map(([h, cls, label]) => (
         <span key={h} className={cls} data-count={h}>
-          {counts[h]} {h}
+          {counts[h]} {label ?? h}
         </span>
       ))}
     </span>
@@ -95,7 +98,7 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-live="polite" data-testid="fleet-summary">
           {[
             ["Clusters", `${s.clusters}`, `${s.unreachable} unreachable${s.provisioning ? ` · ${s.provisioning} provisioning` : ""}`],
-            ["Failing", `${s.byHealth.failing}`, "objects"],
+            ["Failing", `${s.byHealth.failing}`, s.byHealth.unclaimed ? `objects · ${s.byHealth.unclaimed} not picked up` : "objects"],
             ["Stalled", `${s.byHealth.stalled}`, "objects"],
             ["Stale / suspended", `${s.byHealth.stale} / ${s.byHealth.suspended}`, "objects"],
             ["NotReady nodes", `${s.notReadyNodes}`, "Ready False or Unknown"],
@@ -111,6 +114,16 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
             </div>
           ))}
         </dl>
+        {s.drifted ? (
+          <p className="mt-2 text-sm" data-testid="fleet-drifted">
+            <Link href="/failures?problem=drifted" className="text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
+              {s.drifted} drifted {s.drifted === 1 ? "object" : "objects"}
+            </Link>{" "}
+            <span className="text-zinc-600 dark:text-zinc-400">
+              ready, but the cluster differs from the release (not counted as failing)
+            </span>
+          </p>
+        ) : null}
         {isError ? <p className="mt-2 text-sm text-health-failing">Could not refresh; showing the last data.</p> : null}
       </section>
 

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
+import { HealthDetailBadge } from "@/app/_components/health-detail-badge";
 import { MessageText } from "@/app/_components/message-text";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Failures } from "@/lib/db/queries/failures";
@@ -118,7 +119,7 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
       className={`rounded-lg border bg-white p-4 dark:bg-zinc-900 ${level === 0 ? "border-zinc-200 dark:border-zinc-800" : "border-dashed border-zinc-300 dark:border-zinc-700"}`}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <HealthBadge health={group.problem} />
+        {group.problem === "drifted" ? <HealthDetailBadge detail="drifted" /> : <HealthBadge health={group.problem} />}
         <Heading className="text-base font-semibold">
           {PROBLEM_TITLES[group.problem] ? `${PROBLEM_TITLES[group.problem]}: ` : ""}
           {group.kind} · {group.reason}
@@ -132,10 +133,12 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
         {/* A 32 KiB health-check message stays one line until someone expands it. */}
         {group.message ? <MessageText message={group.message} /> : <span className="font-mono text-xs">(no message)</span>}
       </div>
-      {group.problem === "stale" ? null : (
+      {group.problem === "stale" || group.problem === "drifted" ? null : (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-          {group.problem === "unreachable" ? "Unreachable since" : "First failed"} <RelativeTime value={group.firstFailedAt} /> · longest{" "}
-          {group.problem === "unreachable" ? "unreachable" : "failing"} {seconds(group.longestFailingSeconds)}
+          {group.problem === "unreachable" ? "Unreachable since" : group.problem === "unclaimed" ? "Created" : "First failed"}{" "}
+          <RelativeTime value={group.firstFailedAt} /> · longest{" "}
+          {group.problem === "unreachable" ? "unreachable" : group.problem === "unclaimed" ? "waiting" : "failing"}{" "}
+          {seconds(group.longestFailingSeconds)}
         </p>
       )}
       <div className="mt-2">
@@ -168,15 +171,22 @@ export function FailuresLive({ initial, queryString }: { initial: Failures; quer
     refetchInterval: 15_000,
   });
   const f = data ?? initial;
+  // Drift is listed only when asked for, and never called failing.
+  const drifted = f.filters.problem === "drifted";
   return (
     <>
       <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="failures-totals">
         {f.totals.groups === 0 ? (
-          "Nothing is failing. 🎉"
+          drifted ? (
+            "Nothing has drifted."
+          ) : (
+            "Nothing is failing. 🎉"
+          )
         ) : (
           <>
-            <strong>{f.totals.objects}</strong> failing {f.totals.objects === 1 ? "item" : "items"} in <strong>{f.totals.clusters}</strong>{" "}
-            {f.totals.clusters === 1 ? "cluster" : "clusters"}, {f.totals.groups} {f.totals.groups === 1 ? "cause" : "causes"}
+            <strong>{f.totals.objects}</strong> {drifted ? "drifted" : "failing"} {f.totals.objects === 1 ? "item" : "items"} in{" "}
+            <strong>{f.totals.clusters}</strong> {f.totals.clusters === 1 ? "cluster" : "clusters"}, {f.totals.groups}{" "}
+            {f.totals.groups === 1 ? "cause" : "causes"}
           </>
         )}
         {isError ? <span className="ml-2 text-health-failing">(cannot refresh; showing the last data)</span> : null}

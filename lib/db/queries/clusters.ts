@@ -2,8 +2,19 @@
 // transitions and the substitution variables its Kustomizations use.
 import type { ClusterVersionKnowledge, FactSource } from "../../fleet/cluster-facts";
 import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
+import { helmVersions, type HelmVersions } from "../../fleet/helm-versions";
 import { parseProvisioning } from "../../fleet/provisioning";
-import { failingForSeconds, healthRank, parseHealth, type Health, type Reachability } from "../../fleet/status";
+import { entryRevision } from "../../fleet/revisions";
+import {
+  failingForSeconds,
+  healthRank,
+  parseHealth,
+  parseHealthDetail,
+  unclaimedForSeconds,
+  type Health,
+  type HealthDetail,
+  type Reachability,
+} from "../../fleet/status";
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { supportInfo, type SupportInfo } from "../../upgrades/support";
 import { obj, records, str } from "../../kube/raw";
@@ -37,15 +48,24 @@ export interface ClusterObject {
   name: string;
   url: string;
   health: Health;
+  /** static (OCI HelmRepository) or drifted (Ready, Drifted=True); shown, never counted as a problem. */
+  healthDetail: HealthDetail | null;
+  /** The Drifted condition's message when drifted. */
+  driftMessage: string | null;
   readyReason: string | null;
   readyMessage: string | null;
   suspended: boolean;
+  /** Applied revision (attempted when none applied); for a HelmRelease the deployed chart version. */
   revision: string | null;
   chartName: string | null;
-  chartVersion: string | null;
+  /** HelmRelease: the deployed chart version and, when it differs, the last attempt and its outcome. */
+  helm: HelmVersions | null;
   lastReconcileAt: string | null;
   firstFailedAt: string | null;
   failingForSeconds: number | null;
+  /** New or unclaimed: seconds since creation without a word from its controller, and the creation time. */
+  waitingForSeconds: number | null;
+  creationTimestamp: string | null;
 }
 
 export interface ClusterTransition {
@@ -270,6 +290,10 @@ type ClusterObjectRow = Pick<
   | "namespace"
   | "name"
   | "health"
+  | "healthDetail"
+  | "creationTimestamp"
+  | "firstSeenAt"
+  | "deployedChartVersion"
   | "intervalSeconds"
   | "lastReconcileAt"
   | "readyReason"
@@ -281,7 +305,7 @@ type ClusterObjectRow = Pick<
   | "chartVersion"
   | "firstFailedAt"
   | "deletedAt"
->;
+> & { lastReleaseStatus: string | null; driftMessage: string | null };
 
 type ClusterTransitionRow = TransitionListRow & Pick<FluxObjectRow, "kind" | "namespace" | "name">;
 
@@ -333,7 +357,10 @@ type EventListRow = Pick<
   "involvedKind" | "involvedName" | "type" | "reason" | "message" | "count" | "firstTimestamp" | "lastTimestamp" | "reportingController"
 >;
 
-type ManagedFromRow = Pick<FluxObjectRow, "kind" | "namespace" | "name" | "health" | "intervalSeconds" | "lastReconcileAt"> & {
+type ManagedFromRow = Pick<
+  FluxObjectRow,
+  "kind" | "namespace" | "name" | "health" | "intervalSeconds" | "lastReconcileAt" | "creationTimestamp" | "firstSeenAt"
+> & {
   cluster: string;
 } & Pick<ClusterRow, "lifecycle" | "lastSuccessAt" | "lastErrorAt" | "provisioning">;
 
@@ -398,16 +425,19 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
   if (!c) return null;
   const [objects, transitions, provisioners, nodeGroups, addons, nodes, managedFrom, hub, lastChange, hubId] = await Promise.all([
     pool.query<ClusterObjectRow>(
-      `SELECT kind, namespace, name, health, "intervalSeconds", "lastReconcileAt", "readyReason", "readyMessage", suspended,
-              "appliedRevision", "attemptedRevision", "chartName", "chartVersion", "firstFailedAt", "deletedAt"
+      `SELECT kind, namespace, name, health, "healthDetail", "creationTimestamp", "firstSeenAt", "deployedChartVersion",
+              "intervalSeconds", "lastReconcileAt", "readyReason", "readyMessage", suspended, "appliedRevision", "attemptedRevision",
+              "chartName", "chartVersion", "firstFailedAt", "deletedAt", history->0->>'status' AS "lastReleaseStatus",
+              CASE WHEN "healthDetail" = 'drifted'
+                   THEN (SELECT c->>'message' FROM jsonb_array_elements(conditions) c WHERE c->>'type' = 'Drifted' LIMIT 1) END AS "driftMessage"
        FROM flux_object WHERE "clusterId" = $1`,
       [c.id],
     ),
     pool.query<ClusterTransitionRow>(
-      `SELECT t.at, o.kind, o.namespace, o.name, t.change, t.fields, t.health, t."previousHealth", t."readyReason", t."readyMessage",
+      `SELECT t.at, o.kind, o.namespace, o.name, t.change, t.fields, t.health, t."healthDetail", t."previousHealth", t."readyReason", t."readyMessage",
               t."appliedRevision", t."attemptedRevision", t."chartVersion"
        FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId"
-       WHERE t."clusterId" = $1 ORDER BY t.at DESC, t.id DESC LIMIT 50`,
+       WHERE t."clusterId" = $1 AND t.change <> 'first-seen' ORDER BY t.at DESC, t.id DESC LIMIT 50`,
       [c.id],
     ),
     pool.query<ProvisionerRow>(
@@ -433,7 +463,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
     ),
     pool.query<ManagedFromRow>(
       `SELECT h.name AS cluster, h.lifecycle, h."lastSuccessAt", h."lastErrorAt", h.provisioning,
-              o.kind, o.namespace, o.name, o.health, o."intervalSeconds", o."lastReconcileAt"
+              o.kind, o.namespace, o.name, o.health, o."intervalSeconds", o."lastReconcileAt", o."creationTimestamp", o."firstSeenAt"
        FROM flux_object o JOIN cluster h ON h.id = o."clusterId"
        WHERE o."targetClusterId" = $1 AND o."deletedAt" IS NULL ORDER BY h.name, o.kind, o.namespace, o.name`,
       [c.id],
@@ -481,15 +511,27 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
       name: o.name,
       url: objectPath(ref),
       health,
+      healthDetail: health === "ready" ? parseHealthDetail(o.healthDetail) : null,
+      driftMessage: o.driftMessage,
       readyReason: o.readyReason,
       readyMessage: o.readyMessage,
       suspended: o.suspended,
-      revision: o.kind === "HelmRelease" ? o.chartVersion : (o.appliedRevision ?? o.attemptedRevision),
+      revision: o.kind === "HelmRelease" ? o.deployedChartVersion : (o.appliedRevision ?? o.attemptedRevision),
       chartName: o.chartName,
-      chartVersion: o.chartVersion,
+      helm:
+        o.kind === "HelmRelease"
+          ? helmVersions({
+              deployed: o.deployedChartVersion,
+              attempted: o.attemptedRevision,
+              latest: { chartVersion: o.chartVersion, status: o.lastReleaseStatus },
+              health: o.health,
+            })
+          : null,
       lastReconcileAt: iso(o.lastReconcileAt),
       firstFailedAt: iso(o.firstFailedAt),
       failingForSeconds: failingForSeconds(health === "unknown" ? parseHealth(o.health) : health, o.firstFailedAt, now),
+      waitingForSeconds: unclaimedForSeconds(health, o.creationTimestamp ?? o.firstSeenAt, now),
+      creationTimestamp: iso(o.creationTimestamp ?? o.firstSeenAt),
     });
   }
   const kindOrder = (k: string) => {
@@ -672,7 +714,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
       previousHealth: t.previousHealth,
       readyReason: t.readyReason,
       readyMessage: t.readyMessage,
-      revision: t.kind === "HelmRelease" ? t.chartVersion : (t.appliedRevision ?? t.attemptedRevision),
+      revision: entryRevision(t),
     })),
     substitutions: substitutionList(c.substitutions),
   };

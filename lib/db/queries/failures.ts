@@ -1,6 +1,7 @@
-// Every failing, stalled and stale object fleet-wide (and every unreachable cluster, and every failed
-// Crossplane resource), grouped by cause. Progressing objects are read too: they can be the root cause a
-// dependency failure waits on. Clusters Crossplane is still creating are not unreachable.
+// Every failing, stalled, stale and unclaimed object fleet-wide (and every unreachable cluster, and every
+// failed Crossplane resource), grouped by cause. Progressing objects are read too: they can be the root cause
+// a dependency failure waits on. Clusters Crossplane is still creating are not unreachable. With
+// `problem=drifted`, the ready objects whose live state drifted too (never counted as failures).
 import {
   failureTotals,
   groupFailures,
@@ -13,9 +14,9 @@ import {
 } from "../../fleet/failures";
 import { parseProvisioning, type ClusterProvisioning } from "../../fleet/provisioning";
 import type { FailureFilters } from "../../fleet/filters";
-import { isReachable, type StoredHealth } from "../../fleet/status";
+import { isReachable, parseHealthDetail, type StoredHealth } from "../../fleet/status";
 import { getPool } from "../client";
-import { healthOf, iso, parseDependsOn, reachabilityOf, staleSql } from "./shared";
+import { healthOf, iso, parseDependsOn, reachabilityOf, staleSql, unclaimedSql } from "./shared";
 
 export interface Failures {
   generatedAt: string;
@@ -38,6 +39,8 @@ interface Row {
   namespace: string;
   name: string;
   health: string;
+  healthDetail: string | null;
+  driftMessage: string | null;
   readyReason: string | null;
   readyMessage: string | null;
   stalledReason: string | null;
@@ -45,6 +48,8 @@ interface Row {
   firstFailedAt: Date | null;
   lastReconcileAt: Date | null;
   intervalSeconds: number | null;
+  creationTimestamp: Date | null;
+  firstSeenAt: Date | null;
   dependsOn: unknown;
   sourceKind: string | null;
   sourceNamespace: string | null;
@@ -78,8 +83,13 @@ interface CrossplaneRow {
 }
 
 const ROW_COLUMNS = `c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c.provisioning, t.name AS "targetCluster",
-  o.kind, o.namespace, o.name, o.health, o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
-  o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."dependsOn", o."sourceKind", o."sourceNamespace", o."sourceName"`;
+  o.kind, o.namespace, o.name, o.health, o."healthDetail", o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
+  o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."creationTimestamp", o."firstSeenAt", o."dependsOn", o."sourceKind",
+  o."sourceNamespace", o."sourceName"`;
+const ROW_FROM = `flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"`;
+
+/** The Drifted condition's message, read only for drifted objects. */
+const DRIFT_MESSAGE = `(SELECT c->>'message' FROM jsonb_array_elements(o.conditions) c WHERE c->>'type' = 'Drifted' LIMIT 1)`;
 
 /**
  * `memberLimit` keeps at most that many members per group (longest failing first); counts, cluster
@@ -92,13 +102,24 @@ export async function listFailures(
 ): Promise<Failures> {
   const pool = getPool();
   const [objects, clusters, crossplane, provisioningRows] = await Promise.all([
-    // Two arms so each can use an index: problems by health, and ready objects gone stale.
+    // Arms that each use an index: problems by health (new ones that waited too long are unclaimed), ready
+    // objects gone stale, and, when asked for, drifted ones.
     pool.query<Row>(
-      `SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
+      `SELECT ${ROW_COLUMNS}, NULL::text AS "driftMessage" FROM ${ROW_FROM}
        WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health IN ('failing', 'stalled', 'progressing')
        UNION ALL
-       SELECT ${ROW_COLUMNS} FROM flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
-       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health = 'ready' AND ${staleSql("$1")}`,
+       SELECT ${ROW_COLUMNS}, NULL::text FROM ${ROW_FROM}
+       WHERE c.lifecycle = 'active' AND ${unclaimedSql("$1")}
+       UNION ALL
+       SELECT ${ROW_COLUMNS}, NULL::text FROM ${ROW_FROM}
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health = 'ready' AND ${staleSql("$1")}
+       ${
+         filters.problem === "drifted"
+           ? `UNION ALL
+       SELECT ${ROW_COLUMNS}, ${DRIFT_MESSAGE} FROM ${ROW_FROM}
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o."healthDetail" = 'drifted' AND o.health = 'ready'`
+           : ""
+       }`,
       [now],
     ),
     pool.query<ClusterRow>(
@@ -125,6 +146,9 @@ export async function listFailures(
       name: r.name,
       health: healthOf(r, reachability, now),
       storedHealth: r.health as StoredHealth,
+      healthDetail: parseHealthDetail(r.healthDetail),
+      createdAt: iso(r.creationTimestamp ?? r.firstSeenAt),
+      driftMessage: r.driftMessage,
       readyReason: r.readyReason,
       readyMessage: r.readyMessage,
       stalledReason: r.stalledReason,
@@ -151,7 +175,7 @@ export async function listFailures(
     if (!common({ name: r.cluster, env: r.env, team: r.team })) return false;
     if (filters.kind && o.kind !== filters.kind) return false;
     if (filters.problem) {
-      const p = o.health === "unknown" ? o.storedHealth : o.health;
+      const p = o.health === "unknown" ? o.storedHealth : o.health === "ready" && o.healthDetail === "drifted" ? "drifted" : o.health;
       if (p !== filters.problem) return false;
     }
     if (

@@ -1,5 +1,6 @@
 // Fleet overview: every cluster with reachability, data age, versions and object counts by kind and
-// health. One aggregate over flux_object (stale computed in SQL with the same rule as effectiveHealth).
+// health. Counts kept per cluster by the collector, with the clock-dependent healths (stale, unclaimed)
+// computed in SQL with the same rules as effectiveHealth.
 import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
 import type { ClusterVersionKnowledge } from "../../fleet/cluster-facts";
 import { parseProvisioning, type ClusterProvisioning } from "../../fleet/provisioning";
@@ -13,6 +14,7 @@ import {
   iso,
   reachabilityOf,
   staleSql,
+  unclaimedSql,
   VERSION_KNOWLEDGE_COLUMNS,
   versionKnowledgeOf,
   type VersionKnowledgeRow,
@@ -49,6 +51,8 @@ export interface FleetCluster {
   counts: Record<string, HealthCounts>;
   totals: HealthCounts;
   objectCount: number;
+  /** Ready objects whose live state drifted from the release (shown, not counted as failing). */
+  drifted: number;
 }
 
 export interface Fleet {
@@ -65,6 +69,7 @@ export interface Fleet {
     objects: number;
     byHealth: HealthCounts;
     byKind: Record<string, HealthCounts>;
+    drifted: number;
   };
   /** Worst first; at most `limit` of them (summary and `matching` count every matching cluster). */
   clusters: FleetCluster[];
@@ -101,7 +106,8 @@ interface ClusterRow extends VersionKnowledgeRow {
 function clusterHealth(reachability: Reachability, totals: HealthCounts): ClusterHealth {
   if (reachability === "provisioning") return "provisioning";
   if (!isReachable(reachability)) return "unreachable";
-  if (totals.failing + totals.stalled > 0) return "failing";
+  // An object no controller picks up is as much a problem as a failing one.
+  if (totals.failing + totals.stalled + totals.unclaimed > 0) return "failing";
   if (totals.stale > 0) return "stale";
   return "healthy";
 }
@@ -128,7 +134,7 @@ export async function getFleet(
   options: { limit?: number } = {},
 ): Promise<Fleet> {
   const pool = getPool();
-  const [clusters, counts, stale, notReady, hub] = await Promise.all([
+  const [clusters, counts, stale, unclaimed, drifted, notReady, hub] = await Promise.all([
     pool.query<ClusterRow>(`
       SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c."platformVersion", c."fluxVersion", ${VERSION_KNOWLEDGE_COLUMNS},
              v."versionStatus", v."endOfStandardSupportDate", v."endOfExtendedSupportDate"
@@ -146,6 +152,15 @@ export async function getFleet(
       `SELECT o."clusterId", o.kind, o.health, count(*)::int AS n FROM flux_object o
        WHERE o."deletedAt" IS NULL AND ${staleSql("$1")} GROUP BY 1, 2, 3`,
       [now],
+    ),
+    // ...and new objects no controller picked up in time move from "new" to "unclaimed".
+    pool.query<{ clusterId: number; kind: string; health: Health; n: number }>(
+      `SELECT o."clusterId", o.kind, o.health, count(*)::int AS n FROM flux_object o WHERE ${unclaimedSql("$1")} GROUP BY 1, 2, 3`,
+      [now],
+    ),
+    pool.query<{ clusterId: number; n: number }>(
+      `SELECT "clusterId", count(*)::int AS n FROM flux_object
+        WHERE "healthDetail" = 'drifted' AND health = 'ready' AND "deletedAt" IS NULL GROUP BY 1`,
     ),
     // Written to match the partial index node_not_ready_idx: only NotReady nodes are read.
     pool.query<{ clusterId: number; n: number }>(
@@ -175,7 +190,12 @@ export async function getFleet(
       { ...r, n: -r.n },
       { ...r, health: "stale" as Health },
     ]),
+    ...unclaimed.rows.flatMap((r) => [
+      { ...r, n: -r.n },
+      { ...r, health: "unclaimed" as Health },
+    ]),
   ];
+  const driftedBy = new Map(drifted.rows.map((r) => [r.clusterId, r.n]));
   for (const r of rows) {
     let entry = byCluster.get(r.clusterId);
     if (!entry) {
@@ -234,6 +254,7 @@ export async function getFleet(
       counts: entry.counts,
       totals: entry.totals,
       objectCount: Object.values(entry.totals).reduce((a, b) => a + b, 0),
+      drifted: driftedBy.get(c.id) ?? 0,
     };
   });
 
@@ -264,6 +285,7 @@ export async function getFleet(
       objects: shown.reduce((n, c) => n + c.objectCount, 0),
       byHealth,
       byKind,
+      drifted: shown.reduce((n, c) => n + c.drifted, 0),
     },
     clusters: options.limit != null ? shown.slice(0, options.limit) : shown,
     matching: shown.length,

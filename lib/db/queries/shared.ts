@@ -5,6 +5,7 @@ import {
   isReachable,
   STALE_KINDS,
   STALE_MARGIN_SECONDS,
+  UNCLAIMED_AFTER_SECONDS,
   type Health,
   type Reachability,
   type StoredHealth,
@@ -21,6 +22,7 @@ export type TransitionListRow = Pick<
   | "change"
   | "fields"
   | "health"
+  | "healthDetail"
   | "previousHealth"
   | "readyReason"
   | "readyMessage"
@@ -53,6 +55,9 @@ export interface ObjectHealthRow {
   health: string;
   intervalSeconds: number | null;
   lastReconcileAt: Date | null;
+  /** How long a new object has waited: its creation time, or when we first saw it. */
+  creationTimestamp: Date | null;
+  firstSeenAt: Date | null;
 }
 
 export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: Date): Health {
@@ -61,9 +66,19 @@ export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: 
     intervalSeconds: row.intervalSeconds,
     lastReconcileAt: row.lastReconcileAt,
     kind: row.kind,
+    createdAt: row.creationTimestamp ?? row.firstSeenAt,
     clusterReachable: isReachable(reachability),
     now,
   });
+}
+
+/**
+ * The unclaimed rule of effectiveHealth in SQL (a new object still waiting UNCLAIMED_AFTER_SECONDS after its
+ * creation), for aggregates. New objects are few: the health index finds them.
+ */
+export function unclaimedSql(now: string): string {
+  return `(o."deletedAt" IS NULL AND o.health = 'new'
+    AND COALESCE(o."creationTimestamp", o."firstSeenAt") + make_interval(secs => ${UNCLAIMED_AFTER_SECONDS}) < ${now}::timestamp)`;
 }
 
 /**

@@ -1,5 +1,6 @@
 // Collector runs (for the freshness header), nudges handled, and retention pruning in batches.
 import type pg from "pg";
+import { staleSql, unclaimedSql } from "../queries/shared";
 
 type Db = Pick<pg.Pool, "query">;
 
@@ -48,6 +49,20 @@ export async function pendingNudges(db: Db): Promise<PendingNudge[]> {
 
 export async function markNudgesHandled(db: Db, ids: string[], at: Date): Promise<void> {
   if (ids.length) await db.query(`UPDATE collector_nudge SET "handledAt" = $2 WHERE id = ANY($1::bigint[])`, [ids, at]);
+}
+
+/**
+ * Live objects per kind and health as pages show it now (stale and unclaimed derived with the page rules;
+ * an unreachable cluster's objects keep their last health here), for the collector's gauges.
+ */
+export async function objectHealthTotals(db: Db, now: Date): Promise<Array<{ kind: string; health: string; n: number }>> {
+  const { rows } = await db.query<{ kind: string; health: string; n: number }>(
+    `SELECT kind, CASE WHEN ${staleSql("$1")} THEN 'stale' WHEN ${unclaimedSql("$1")} THEN 'unclaimed' ELSE health END AS health,
+            count(*)::int AS n
+       FROM flux_object o WHERE o."deletedAt" IS NULL GROUP BY 1, 2`,
+    [now],
+  );
+  return rows;
 }
 
 /** Deletes history older than the retention, a batch at a time so no long lock is held. Returns rows deleted. */

@@ -159,26 +159,45 @@ describe("fleet model", () => {
     expect(flux("prod-use1-001")).toBeLessThan(60);
   });
 
-  it("retries a failing HelmRelease upgrade and stalls after three attempts", () => {
+  it("retries a failing HelmRelease upgrade, rolls back between attempts and stalls after three, as helm-controller does", () => {
     const { cluster, namespace, name } = model.facts.helmUpgradeStall!;
     const hr = (rel: number) => find(model.objectsAt(cluster, at(rel), runtime), "HelmRelease", namespace, name)!;
+    const history = (o: KubeObject) =>
+      (o.status as { history: { version: number; status: string; chartVersion: string; action?: string }[] }).history;
     expect(ready(hr(30_000))?.status).toBe("True");
+    // Attempt 1 failed at 1:40: Released False, Ready False UpgradeFailed until the rollback 5 s later.
+    expect(ready(hr(102_000))).toMatchObject({ status: "False", reason: "UpgradeFailed" });
+    expect(
+      history(hr(102_000))
+        .slice(0, 2)
+        .map((h) => h.status),
+    ).toEqual(["failed", "deployed"]);
+    // The rollback is a new deployed release of the old chart; Ready mirrors Remediated.
     expect(condition(hr(110_000), "Reconciling")).toMatchObject({ reason: "ProgressingWithRetry" });
-    expect(ready(hr(110_000))).toMatchObject({ status: "False", reason: "UpgradeFailed" });
-    const stalled = hr(5 * MIN);
+    expect(ready(hr(110_000))).toMatchObject({ status: "False", reason: "RollbackSucceeded" });
+    expect(history(hr(110_000)).map((h) => [h.status, h.chartVersion])).toEqual([
+      ["deployed", "77.14.0"],
+      ["failed", "79.5.0"],
+      ["superseded", "77.14.0"],
+    ]);
+    const stalled = hr(6 * MIN);
     expect(condition(stalled, "Stalled")).toMatchObject({
       status: "True",
       reason: "RetriesExceeded",
       message: "Failed to upgrade after 3 attempt(s)",
     });
-    expect(ready(stalled)?.message).toMatch(
+    expect(condition(stalled, "Released")?.message).toMatch(
       /^Helm upgrade failed for release monitoring\/kube-prometheus-stack with chart kube-prometheus-stack@79\.5\.0: /,
     );
-    expect((stalled.status as { history: { status: string }[] }).history.slice(0, 3).map((h) => h.status)).toEqual([
-      "failed",
-      "failed",
-      "failed",
+    expect(ready(stalled)).toMatchObject({ status: "False", reason: "RollbackSucceeded" });
+    // The last failure is left for debugging: newest first, the failed attempt above the rollback that runs.
+    expect(history(stalled).map((h) => [h.status, h.chartVersion])).toEqual([
+      ["failed", "79.5.0"],
+      ["deployed", "77.14.0"],
+      ["failed", "79.5.0"],
+      ["superseded", "77.14.0"],
     ]);
+    expect(history(stalled)[1].action).toBeUndefined();
   });
 
   it("reports a dependency chain whose root fails", () => {

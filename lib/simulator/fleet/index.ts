@@ -13,12 +13,14 @@ import {
   type ArgoSpokeSpec,
 } from "./argocd";
 import { fluxReport, hasFluxOperator } from "./flux-report";
+import { helmStallChangeTimes } from "./helm-stall";
 import { tenantsChangeTimes } from "./huge-message";
+import { objectSemanticsChangeTimes } from "./object-semantics";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { NOT_READY_NODE } from "./node-scenarios";
 import { PROVISIONING_CLUSTERS, provisionedSpokeObjects, provisionedSpokeSpecs } from "./provisioning";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
-import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, helmAttempt, tickPhase } from "./timeline";
+import { DAY, MINUTE, SECOND, TIMELINE, gridPointsIn, tickPhase } from "./timeline";
 import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
 import { controlPlaneAt, gitVersionOf } from "./versions";
 
@@ -155,13 +157,8 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     if (times) return times;
     times = [];
     times.push(...appsChangeTimes(spec.name, isBadCommitSpoke(spec.index)));
-    if (spec.roles.includes("helm-upgrade-stall")) {
-      for (let k = 1; k <= TIMELINE.helmMaxAttempts; k++) {
-        const a = helmAttempt(k);
-        times.push(a.start, a.fail);
-      }
-      times.push(TIMELINE.helmUpgradeStart - 5 * SECOND, helmAttempt(TIMELINE.helmMaxAttempts).fail + HOUR + 1);
-    }
+    if (spec.roles.includes("helm-upgrade-stall")) times.push(...helmStallChangeTimes());
+    times.push(...objectSemanticsChangeTimes(spec.index));
     if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
     if (spec.roles.includes("not-ready-node")) times.push(NOT_READY_NODE.since, NOT_READY_NODE.until);
     if (spec.roles.includes("huge-message")) times.push(...tenantsChangeTimes());

@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { FailingFor } from "@/app/_components/failing-for.client";
 import { HealthBadge } from "@/app/_components/health-badge";
+import { HealthDetailBadge } from "@/app/_components/health-detail-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { link } from "@/app/_components/triage-section";
 import type { ObjectDetail } from "@/lib/db/queries/objects";
@@ -80,11 +81,17 @@ function ObjectStatus({ o }: { o: ObjectDetail["object"] }) {
   return (
     <span className="flex flex-wrap items-center gap-2" data-testid="object-health">
       <HealthBadge health={o.health} />
+      <HealthDetailBadge detail={o.healthDetail} title={o.drift?.message} />
       {o.health === "unknown" ? <span className="text-sm text-zinc-600 dark:text-zinc-400">last known:</span> : null}
       {o.health === "unknown" ? <HealthBadge health={o.storedHealth} /> : null}
       {o.failingForSeconds != null ? (
         <span className="text-sm font-medium text-health-failing" data-testid="failing-for">
           <FailingFor since={o.firstFailedAt} seconds={o.failingForSeconds} />
+        </span>
+      ) : null}
+      {o.health === "unclaimed" && o.waitingForSeconds != null ? (
+        <span className="text-sm font-medium text-health-failing" data-testid="waiting-for">
+          <FailingFor since={o.creationTimestamp} seconds={o.waitingForSeconds} prefix="not picked up by its controller for" />
         </span>
       ) : null}
     </span>
