@@ -10,7 +10,7 @@
 //   HTTP/1.1    a sample of clusters watched without h2: sockets per cluster;
 //   poll        the baseline: the same 8 resources LISTed for every cluster, as the poller does each minute.
 // No database work: this is the Kubernetes side of watch vs poll. The last line is one JSON object.
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -63,6 +63,7 @@ const { createClusterClient, releaseAgents } = await import("../lib/kube/client"
 const { listAll } = await import("../lib/kube/list");
 const { mapLimit } = await import("../lib/concurrency");
 const { clusterWatchResources } = await import("../lib/kube/watch/resources");
+const { processCpuSeconds, startBenchSimulator } = await import("./lib/processes");
 type WatchEngine = ReturnType<typeof createWatchEngine>;
 
 const RESOURCES = clusterWatchResources();
@@ -70,7 +71,7 @@ const RESOURCES = clusterWatchResources();
 const work = mkdtempSync(path.join(os.tmpdir(), "crows-nest-bench-watch-"));
 chmodSync(work, 0o755);
 const simDir = path.join(work, "sim");
-let simulator: ReturnType<typeof spawn> | undefined;
+let simulator: ChildProcess | undefined;
 process.on("exit", () => simulator?.kill("SIGTERM"));
 
 const cpuSeconds = (since: NodeJS.CpuUsage) => {
@@ -84,47 +85,12 @@ const percentile = (sorted: number[], p: number) =>
 let peakRss = process.memoryUsage().rss;
 setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250).unref();
 
-/** user+system CPU seconds of a process so far (Linux /proc). */
-function processCpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 async function startSimulatorProcess(): Promise<{ controlUrl: string }> {
-  simulator = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "lib/simulator/main.ts",
-      "--out",
-      simDir,
-      "--clusters",
-      String(clusters),
-      "--objects",
-      String(objects),
-      "--speed",
-      "0",
-    ],
-    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "error" } },
-  );
-  let stderr = "";
-  simulator.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    let out = "";
-    simulator!.stdout!.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n").find((candidate) => candidate.startsWith("simulator ready"));
-      const control = line && /control (\S+?),/.exec(line)?.[1];
-      if (control) resolve({ controlUrl: control });
-    });
-    simulator!.once("exit", (code) => reject(new Error(`simulator exited (${code}): ${stderr.split("\n").slice(-5).join(" ")}`)));
-  });
+  const started = await startBenchSimulator({ outDir: simDir, clusters, objects }, { ...process.env, LOG_LEVEL: "error" });
+  simulator = started.child;
+  const control = /control (\S+?),/.exec(started.readyLine)?.[1];
+  if (!control) throw new Error(`no control URL in the simulator's ready line: ${started.readyLine}`);
+  return { controlUrl: control };
 }
 
 interface SimState {
@@ -330,7 +296,7 @@ async function main() {
       `(${(poll.cpuSeconds / 60).toFixed(4)} cores at one cycle a minute), ${pollRequests} requests${poll.failed ? `, ${poll.failed} clusters failed` : ""}`,
   );
   const ratio = idleCpuCores > 0 ? poll.cpuSeconds / 60 / idleCpuCores : null;
-  if (ratio) console.log(`  idle watching costs ${ratio.toFixed(1)}x less CPU than polling every minute`);
+  if (ratio) console.log(`  polling every minute costs ${ratio.toFixed(1)}x the CPU of idle watching`);
 
   const figures = {
     clusters,
