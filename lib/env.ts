@@ -76,6 +76,9 @@ const schema = z.object({
   COLLECTOR_EKS_INTERVAL_SECONDS: int(300, 1),
   /** How often /version, nodes, the Flux version and cluster-info variables are re-read per cluster. */
   COLLECTOR_FACTS_INTERVAL_SECONDS: int(300, 1),
+  /** watch: LIST + WATCH per cluster, polling where watching keeps failing; poll: poll every cluster each cycle. */
+  COLLECTOR_MODE: z.enum(["watch", "poll"]).default("watch"),
+  COLLECTOR_RELIST_INTERVAL_SECONDS: int(900, 10),
   RETENTION_DAYS: int(400, 1),
   /** Read upstream chart versions through mirrors (air-gapped networks): "https://charts.jetstack.io=https://nexus.example/jetstack,...". */
   UPSTREAM_MIRRORS: list,

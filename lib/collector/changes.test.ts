@@ -3,7 +3,7 @@ import { objectKey, toFluxObject } from "../kube/flux";
 import { createFleetModel } from "../simulator/fleet/index";
 import type { FluxObjectRecord } from "../kube/types";
 import type { KnownObject } from "../db/types";
-import { applyPlan, changedFields, healthCounts, planObjectWrites } from "./changes";
+import { applyPlan, changedFields, healthCounts, planObjectWrites, planWatchedChanges } from "./changes";
 
 function makeKustomization(
   opts: {
@@ -269,5 +269,39 @@ describe("healthCounts", () => {
     ]);
     expect(healthCounts(map)).toEqual({ Kustomization: { ready: 2, failing: 1 }, HelmRelease: { stalled: 1 } });
     expect(healthCounts(new Map())).toEqual({});
+  });
+});
+
+describe("planWatchedChanges (what a watch delivered since the last flush)", () => {
+  const stored = () => {
+    const known = new Map<string, KnownObject>();
+    const first = planObjectWrites(
+      known,
+      [makeKustomization(), makeKustomization({ name: "infra" })],
+      new Set(["Kustomization"]),
+      "2026-11-21T10:00:00Z",
+    );
+    applyPlan(known, first, new Map(first.upserts.map((u, i) => [u.key, String(i + 1)])));
+    return known;
+  };
+
+  it("writes nothing for a replayed object (a resume or relist hands back what is stored)", () => {
+    const plan = planWatchedChanges(stored(), [makeKustomization()], [], "2026-11-21T11:00:00Z");
+    expect(plan).toEqual({ upserts: [], transitions: [], deletions: [] });
+  });
+
+  it("leaves objects the watch did not mention alone, and records a deletion once", () => {
+    const known = stored();
+    const failing = makeKustomization({ ready: "False", reason: "HealthCheckFailed", ltt: "2026-11-21T10:30:00Z" });
+    const plan = planWatchedChanges(known, [failing], ["Kustomization/flux-system/infra"], "2026-11-21T11:00:00Z");
+    expect(plan.upserts.map((u) => u.key)).toEqual(["Kustomization/flux-system/apps"]);
+    expect(plan.deletions).toEqual(["Kustomization/flux-system/infra"]);
+    expect(plan.transitions.map((t) => [t.key, t.change])).toEqual([
+      ["Kustomization/flux-system/apps", "changed"],
+      ["Kustomization/flux-system/infra", "deleted"],
+    ]);
+    applyPlan(known, plan, new Map());
+    // The same deletion delivered again (a relist after a 410) is not a second one.
+    expect(planWatchedChanges(known, [], ["Kustomization/flux-system/infra"], "2026-11-21T11:01:00Z").transitions).toEqual([]);
   });
 });

@@ -180,3 +180,27 @@ export function applyPlan(known: Map<string, KnownObject>, plan: ObjectPlan, ids
     if (k) known.set(key, { ...k, deleted: true });
   }
 }
+
+/**
+ * Plans the writes for what a watch delivered since the last flush: the latest state of each object that
+ * changed (bursts on one object were coalesced to the last one) and the keys deleted. Objects not named
+ * are left alone, and an event that changes nothing stored (a replay after a resume, a status heartbeat)
+ * plans nothing: the content hash decides, as for a poll.
+ */
+export function planWatchedChanges(
+  known: ReadonlyMap<string, KnownObject>,
+  changed: FluxObjectRecord[],
+  deletedKeys: readonly string[],
+  at: string,
+  firstPoll = false,
+): ObjectPlan {
+  const plan = planObjectWrites(known, changed, new Set(), at, firstPoll);
+  const present = new Set(changed.map(objectKey));
+  for (const key of deletedKeys) {
+    const before = known.get(key);
+    if (!before || before.deleted || present.has(key)) continue;
+    plan.deletions.push(key);
+    plan.transitions.push({ key, at, change: "deleted", fields: ["deleted"], previousHealth: before.cared.health, cared: before.cared });
+  }
+  return plan;
+}

@@ -17,9 +17,11 @@ import {
   kubeVersionChanges,
   listClusters,
   markGoneClusters,
+  recordCollectionModes,
   recordPollFailure,
   recordPollSuccesses,
-  recordVersionChanges,
+  recordVersionsWithChanges,
+  type CollectionMode,
   type PollSuccess,
   upsertDiscoveredClusters,
   upsertProvisioners,
@@ -40,13 +42,14 @@ import { upsertNodes } from "../db/writes/nodes";
 import { finishRun, markNudgesHandled, objectHealthTotals, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, healthCounts, planObjectWrites } from "./changes";
 import { pollEvents, type ProvisionerRef } from "./events";
-import type { KnownObject } from "../db/types";
 import { connectCluster, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
-import { acquireLeases, GLOBAL_JOBS_LEASE, liveReplicas, releaseLeases, renewLease } from "./leases";
+import { acquireLeases, GLOBAL_JOBS_LEASE, heartbeatLeaseId, liveReplicas, releaseLeases, renewLease } from "./leases";
 import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
 import { clustersBySecret, objectTargets } from "./targets";
+import { ClusterSession, type ClusterState } from "./session";
+import { kubeconfigFor } from "./clients";
 import { oneLine } from "../errors";
 
 export interface CollectorSettings {
@@ -71,7 +74,20 @@ export interface CollectorSettings {
   /** Lease lifetime; defaults to two intervals + a minute. */
   leaseSeconds?: number;
   pageSize?: number;
+  /**
+   * "watch" (default): one LIST + WATCH session per leased cluster, polling only where watching keeps
+   * failing. "poll": every leased cluster is polled each cycle.
+   */
+  mode?: "watch" | "poll";
+  /** Safety-net relist of each watched resource (default 900 s). */
+  relistIntervalSeconds?: number;
 }
+
+/** Renewed every HEARTBEAT_EVERY_MS while the process runs: a replica silent longer is dead, and its leases free. */
+export const HEARTBEAT_SECONDS = 15;
+const HEARTBEAT_EVERY_MS = 5_000;
+/** A cluster that fell back to polling gets a new watch session after this long (its proxy may be fixed). */
+const RETRY_WATCH_AFTER_MS = 30 * 60_000;
 
 export interface CycleSummary {
   clusters: number;
@@ -85,11 +101,6 @@ export interface CycleSummary {
 }
 
 type KubePollRecords = Awaited<ReturnType<typeof pollKube>>["records"];
-
-interface ClusterState {
-  known: Map<string, KnownObject>;
-  events: Map<string, string>;
-}
 
 interface Hooks {
   processOperatorActions?: (ctx: unknown) => Promise<unknown>;
@@ -128,6 +139,13 @@ export class Collector {
   private readonly leaseRenewedAt = new Map<number, number>();
   /** Time spent per phase across this cycle's cluster polls (summed over concurrent polls). */
   private timing = { connectMs: 0, kubeMs: 0, writeMs: 0 };
+  /** Watch sessions of the clusters this replica holds (watch mode). */
+  private readonly sessions = new Map<number, ClusterSession>();
+  private readonly fallbackAt = new Map<number, number>();
+  private successTimer?: NodeJS.Timeout;
+  private heartbeatTimer?: NodeJS.Timeout;
+  /** The collection mode written per cluster, so only changes are written. */
+  private readonly modesWritten = new Map<number, string>();
   hooks: Hooks = {};
 
   constructor(
@@ -263,7 +281,9 @@ export class Collector {
     let failed = 0;
     let objects = 0;
     let historyRows = 0;
-    await mapLimit(mine, this.settings.concurrency, async (c) => {
+    const toPoll = this.mode === "watch" ? await this.runSessions(mine) : mine;
+    await this.writeModes(mine).catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "collection modes not recorded"));
+    await mapLimit(toPoll, this.settings.concurrency, async (c) => {
       const result = await this.pollClusterOnce(c);
       if (!result.ok) failed++;
       objects += result.objects;
@@ -319,7 +339,7 @@ export class Collector {
   }
 
   private async takeLeases(clusters: ClusterRow[]): Promise<ClusterRow[]> {
-    const replicas = await liveReplicas(this.db, this.replica, this.leaseSeconds);
+    const replicas = await liveReplicas(this.db, this.replica, this.heartbeatTimer ? HEARTBEAT_SECONDS : this.leaseSeconds);
     const share = this.settings.fullCycle ? clusters.length : Math.ceil(clusters.length / replicas);
     const ids = clusters.map((c) => c.id);
     const heldNow = new Set(
@@ -342,6 +362,12 @@ export class Collector {
     this.leaseRenewedAt.clear();
     for (const id of got) this.leaseRenewedAt.set(id, leasedAt);
     const mine = clusters.filter((c) => got.has(c.id));
+    // A lease lost (or given back): its watch stops at once and writes nothing more.
+    for (const [id, session] of this.sessions) {
+      if (got.has(id)) continue;
+      this.sessions.delete(id);
+      await session.stop();
+    }
     // A cluster we did not hold last cycle may have been written by another replica: reload its state.
     for (const c of mine) if (!this.heldLastCycle.has(c.id)) this.states.delete(c.id);
     this.heldLastCycle = got;
@@ -352,10 +378,128 @@ export class Collector {
     return (await acquireLeases(this.db, this.replica, [GLOBAL_JOBS_LEASE], this.leaseSeconds)).length === 1;
   }
 
-  /** Successful polls are written in batches: one UPDATE per 50 clusters instead of one each. */
+  get mode(): "watch" | "poll" {
+    return this.settings.mode ?? "watch";
+  }
+
+  /**
+   * Watch mode: a session per leased cluster (started with bounded concurrency; a cold start lists every
+   * cluster once). Returns the clusters to poll this cycle: those whose watching keeps failing.
+   */
+  private async runSessions(mine: ClusterRow[]): Promise<ClusterRow[]> {
+    const toStart: ClusterSession[] = [];
+    for (const c of mine) {
+      if (c.provisioning) continue;
+      const session = this.sessions.get(c.id);
+      const retry = session?.mode === "fallback" && Date.now() - (this.fallbackAt.get(c.id) ?? 0) > RETRY_WATCH_AFTER_MS;
+      if (session && session.mode !== "failed" && !retry) continue;
+      if (session) await session.stop();
+      const fresh = new ClusterSession(c, this.sessionContext());
+      this.sessions.set(c.id, fresh);
+      toStart.push(fresh);
+    }
+    await mapLimit(toStart, this.settings.concurrency, (session) => session.start());
+    this.metrics?.sessions.reset();
+    for (const session of this.sessions.values()) this.metrics?.sessions.inc({ mode: session.mode });
+    return mine.filter((c) => this.sessions.get(c.id)?.mode === "fallback");
+  }
+
+  private sessionContext() {
+    return {
+      db: this.db,
+      log: this.log,
+      metrics: this.metrics,
+      versions: this.versions,
+      state: (cluster: ClusterRow) => this.clusterState(cluster.id),
+      kubeConfig: (cluster: ClusterRow) =>
+        kubeconfigFor(cluster, this.connectionContext(this.secrets ?? new SecretStore(this.hubClient()))),
+      client: (cluster: ClusterRow, kc: KubeConfig) =>
+        createClusterClient(cluster.name, kc, {
+          timeoutMs: this.settings.requestTimeoutMs,
+          onRequest: () => this.requestsThisCycle++,
+        }),
+      provisioners: () => this.provisioners,
+      clustersBySecret: () => this.clustersBySecret,
+      pollEks: (cluster: ClusterRow, at: Date, force: boolean) => {
+        if (force) this.lastEksPoll.delete(cluster.id);
+        return this.pollEks(cluster, at);
+      },
+      recordSuccess: (success: PollSuccess) => void this.queueSuccess(success),
+      onFallback: (cluster: ClusterRow, reason: string) => {
+        this.fallbackAt.set(cluster.id, Date.now());
+        this.log.warn({ cluster: cluster.name, reason }, "watching keeps failing; polling this cluster");
+        void this.writeModes([cluster]).catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "collection mode not recorded"));
+      },
+      settings: {
+        heartbeatMs: this.settings.intervalSeconds * 1000,
+        factsIntervalMs: (this.settings.factsIntervalSeconds ?? DEFAULT_FACTS_INTERVAL_SECONDS) * 1000,
+        requestTimeoutMs: this.settings.requestTimeoutMs,
+        relistIntervalMs: this.settings.relistIntervalSeconds ? this.settings.relistIntervalSeconds * 1000 : undefined,
+        pageSize: this.settings.pageSize,
+      },
+    };
+  }
+
+  /** The mode each cluster is read in, and why it is polled: stored for the cluster page, exported on /metrics. */
+  private async writeModes(clusters: ClusterRow[]): Promise<void> {
+    const modes: CollectionMode[] = [];
+    for (const c of clusters) {
+      if (c.provisioning) continue;
+      const session = this.sessions.get(c.id);
+      const mode: CollectionMode =
+        this.mode === "poll"
+          ? { clusterId: c.id, mode: "poll", reason: "COLLECTOR_MODE=poll" }
+          : session?.mode === "fallback"
+            ? { clusterId: c.id, mode: "poll", reason: session.reason }
+            : { clusterId: c.id, mode: "watch", reason: null };
+      const signature = `${mode.mode}|${mode.reason}`;
+      const before = this.modesWritten.get(c.id);
+      if (before !== undefined)
+        this.metrics?.clusterMode.remove({ cluster: c.name, mode: before.split("|")[0], reason: before.split("|")[1] });
+      this.metrics?.clusterMode.set({ cluster: c.name, mode: mode.mode, reason: mode.reason ?? "" }, 1);
+      if (before === signature) continue;
+      modes.push(mode);
+      this.modesWritten.set(c.id, signature);
+    }
+    await recordCollectionModes(this.db, modes, new Date());
+  }
+
+  private async clusterState(clusterId: number): Promise<ClusterState> {
+    let state = this.states.get(clusterId);
+    if (!state) {
+      state = {
+        known: await loadKnownObjects(this.db, clusterId),
+        events: await loadEventSignatures(this.db, clusterId, new Date(Date.now() - 7 * 24 * HOUR)),
+      };
+      this.states.set(clusterId, state);
+    }
+    return state;
+  }
+
+  /** Keeps this replica's heartbeat fresh (short-lived): when it stops, its leases are free at once. */
+  startHeartbeat(): void {
+    const beat = () =>
+      void acquireLeases(this.db, this.replica, [heartbeatLeaseId(this.replica)], HEARTBEAT_SECONDS).catch((err: unknown) =>
+        this.log.warn({ error: oneLine(err) }, "heartbeat not renewed"),
+      );
+    beat();
+    this.heartbeatTimer = setInterval(beat, HEARTBEAT_EVERY_MS);
+  }
+
+  /**
+   * Successes are written in batches (one UPDATE for up to 50 clusters), each within a second: a cluster's
+   * "last success" never waits for the rest of the cycle.
+   */
   private async queueSuccess(success: PollSuccess): Promise<void> {
     this.pendingSuccesses.push(success);
-    if (this.pendingSuccesses.length >= 50) await this.flushSuccesses();
+    if (this.pendingSuccesses.length >= 50) {
+      await this.flushSuccesses();
+      return;
+    }
+    this.successTimer ??= setTimeout(() => {
+      this.successTimer = undefined;
+      void this.flushSuccesses().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "poll successes not recorded"));
+    }, 1000);
   }
 
   private async flushSuccesses(): Promise<void> {
@@ -425,14 +569,7 @@ export class Collector {
       this.timing.kubeMs += Date.now() - t;
       t = Date.now();
       requests = client.requests;
-      let state = this.states.get(cluster.id);
-      if (!state) {
-        state = {
-          known: await loadKnownObjects(this.db, cluster.id),
-          events: await loadEventSignatures(this.db, cluster.id, new Date(Date.now() - 7 * 24 * HOUR)),
-        };
-        this.states.set(cluster.id, state);
-      }
+      const state = await this.clusterState(cluster.id);
       const pollTime = at.toISOString();
       const firstPoll = state.known.size === 0 && !cluster.lastSuccessAt;
       const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime, firstPoll);
@@ -482,7 +619,8 @@ export class Collector {
         healthCounts: healthCounts(state.known),
       };
       const versionChanges = kubeVersionChanges(cluster, result);
-      historyRows += await recordVersionChanges(this.db, cluster.id, at, versionChanges);
+      // The change rows and the columns they compare against in one transaction: a crash cannot record one twice.
+      if (versionChanges.length) historyRows += await recordVersionsWithChanges(this.db, cluster.id, at, result, versionChanges);
       if (poll.error) {
         await recordPollFailure(this.db, cluster.id, at, { message: poll.error.message, kind: poll.error.kind }, result.latencyMs);
         this.metrics?.errors.inc({ cluster: cluster.name, kind: poll.error.kind });
@@ -623,13 +761,19 @@ export class Collector {
     let handled = 0;
     await Promise.all(
       rows.map(async (cluster) => {
+        const ids = nudges.filter((n) => n.clusterName === cluster.name).map((n) => n.id);
+        if (this.sessions.get(cluster.id)?.mode === "watching") {
+          // Watched: the change arrives on the watch by itself.
+          await markNudgesHandled(this.db, ids, new Date());
+          handled += ids.length;
+          return;
+        }
         const got = await acquireLeases(this.db, this.replica, [cluster.id], this.leaseSeconds, 1);
         if (!got.length) return; // another replica holds it and hears the same nudge
         if (!this.heldLastCycle.has(cluster.id)) {
           this.states.delete(cluster.id);
           this.heldLastCycle.add(cluster.id);
         }
-        const ids = nudges.filter((n) => n.clusterName === cluster.name).map((n) => n.id);
         this.leaseRenewedAt.set(cluster.id, Date.now());
         await this.pollClusterOnce(cluster);
         await this.flushSuccesses();
@@ -679,6 +823,10 @@ export class Collector {
 
   /** Gives back every lease and closes connections (shutdown). */
   async close(): Promise<void> {
+    clearInterval(this.heartbeatTimer);
+    clearTimeout(this.successTimer);
+    await Promise.allSettled([...this.sessions.values()].map((s) => s.stop({ flush: true })));
+    this.sessions.clear();
     await Promise.allSettled([...this.inFlight.values()]);
     await this.flushSuccesses().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "last poll successes not recorded"));
     await releaseLeases(this.db, this.replica).catch((err: unknown) =>

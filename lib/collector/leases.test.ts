@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_OPTIONS } from "../db/client";
 import { useTestDatabase } from "../testing/db";
-import { acquireLeases, heldLeases, releaseLeases, renewLease } from "./leases";
+import { acquireLeases, heartbeatLeaseId, heldLeases, releaseLeases, renewLease } from "./leases";
 
 const db = useTestDatabase();
 // Two replicas: two independent pools, as two processes would have.
@@ -58,6 +58,21 @@ describe("collector leases", () => {
     await releaseLeases(a, "replica-a", [1, 2]);
     expect(await acquireLeases(b, "replica-b", ids, 60)).toEqual([1, 2]);
     await releaseLeases(a, "replica-a");
+    expect(await heldLeases(a, "replica-a")).toEqual([]);
+  });
+
+  it("frees the leases of a replica whose heartbeat ran out at once, though the leases themselves run longer", async () => {
+    await db.pool().query("DELETE FROM collector_lease");
+    await acquireLeases(a, "replica-a", [heartbeatLeaseId("replica-a")], 1);
+    expect(await acquireLeases(a, "replica-a", ids, 600)).toEqual(ids);
+    expect(await acquireLeases(b, "replica-b", ids, 600)).toEqual([]);
+    // replica-a dies: its heartbeat is not renewed and runs out.
+    await db
+      .pool()
+      .query(`UPDATE collector_lease SET "expiresAt" = now() - interval '1 second' WHERE "clusterId" = $1`, [
+        heartbeatLeaseId("replica-a"),
+      ]);
+    expect(await acquireLeases(b, "replica-b", ids, 600)).toEqual(ids);
     expect(await heldLeases(a, "replica-a")).toEqual([]);
   });
 });

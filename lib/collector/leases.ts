@@ -18,6 +18,14 @@ export function heartbeatLeaseId(holder: string): number {
   return -2 - (h % 1_000_000_000);
 }
 
+/**
+ * A lease whose holder's heartbeat ran out is free at once, whatever its own expiry says: a replica killed
+ * with kill -9 stops renewing its heartbeat within seconds, while its cluster leases would last minutes.
+ * (Heartbeat rows themselves are never stale this way.)
+ */
+const STALE_HOLDER = (lease: string) =>
+  `(${lease}."clusterId" > -2 AND EXISTS (SELECT 1 FROM collector_lease h WHERE h.holder = ${lease}.holder AND h."clusterId" <= -2 AND h."expiresAt" <= now()))`;
+
 /** Renews this replica's heartbeat and returns how many replicas are alive (itself included). */
 export async function liveReplicas(db: Db, holder: string, ttlSeconds: number): Promise<number> {
   await acquireLeases(db, holder, [heartbeatLeaseId(holder)], ttlSeconds);
@@ -50,13 +58,13 @@ export async function acquireLeases(
     const { rows } = await db.query<{ clusterId: number }>(
       `WITH candidates AS (
          SELECT id FROM unnest($2::int[]) AS id
-          WHERE NOT EXISTS (SELECT 1 FROM collector_lease l WHERE l."clusterId" = id AND l."expiresAt" > now())
+          WHERE NOT EXISTS (SELECT 1 FROM collector_lease l WHERE l."clusterId" = id AND l."expiresAt" > now() AND NOT ${STALE_HOLDER("l")})
           LIMIT $4
        )
        INSERT INTO collector_lease ("clusterId", holder, "acquiredAt", "expiresAt")
        SELECT id, $1, now(), now() + make_interval(secs => $3) FROM candidates
        ON CONFLICT ("clusterId") DO UPDATE SET holder = EXCLUDED.holder, "acquiredAt" = EXCLUDED."acquiredAt", "expiresAt" = EXCLUDED."expiresAt"
-        WHERE collector_lease."expiresAt" <= now() OR collector_lease.holder = EXCLUDED.holder
+        WHERE collector_lease."expiresAt" <= now() OR collector_lease.holder = EXCLUDED.holder OR ${STALE_HOLDER("collector_lease")}
        RETURNING "clusterId"`,
       [holder, wanted, ttlSeconds, maxNew],
     );

@@ -10,6 +10,7 @@ import { ACTION_CHANNEL, NUDGE_CHANNEL } from "../db/channels";
 import { env, resetEnvCache } from "../env";
 import { oneLine } from "../errors";
 import { loadHubConfig } from "../kube/kubeconfig";
+import { backoffMs } from "../kube/errors";
 import { logger } from "../logger";
 import { Collector } from "./collector";
 import { loadHooks } from "./hooks";
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
       stsEndpoint: settings.CROWS_NEST_STS_ENDPOINT,
       eksIntervalSeconds: settings.COLLECTOR_EKS_INTERVAL_SECONDS,
       factsIntervalSeconds: settings.COLLECTOR_FACTS_INTERVAL_SECONDS,
+      mode: settings.COLLECTOR_MODE,
+      relistIntervalSeconds: settings.COLLECTOR_RELIST_INTERVAL_SECONDS,
       fullCycle: values.once === true,
       retentionDays: settings.RETENTION_DAYS,
     },
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
       })
     : undefined;
   if (metricsServer) log.info({ port: metricsServer.port }, "metrics on /metrics");
+  collector.startHeartbeat();
 
   let stopping = false;
   let wake: (() => void) | undefined;
@@ -113,29 +117,49 @@ async function main(): Promise<void> {
   const processNudges = serial(() => collector.handlePendingNudges(), "nudge handling");
   const processActions = serial(() => collector.runOperatorActions(), "operator actions");
 
-  // LISTEN on a dedicated connection; on loss, reconnect (the queue tables are checked every cycle anyway).
+  // LISTEN on a dedicated connection; on loss (a Postgres restart), reconnect with backoff and say so. The
+  // queue tables are read every second while there is none.
   let listener: pg.Client | undefined;
-  const listen = async () => {
+  let listenAttempt = 0;
+  let listenTimer: NodeJS.Timeout | undefined;
+  const listen = async (): Promise<void> => {
     const client = new pg.Client({ connectionString: database.url, options: SESSION_OPTIONS });
     client.on("notification", (msg) => {
       if (msg.channel === NUDGE_CHANNEL) void processNudges();
       if (msg.channel === ACTION_CHANNEL) void processActions();
     });
-    client.on("error", (err) => {
-      log.warn({ error: oneLine(err) }, "LISTEN connection lost; reconnecting");
-      listener = undefined;
-      const retry = () =>
-        listen().catch((retryErr: unknown) =>
-          log.warn({ error: oneLine(retryErr) }, "LISTEN reconnect failed; polling the queue tables every second"),
-        );
-      if (!stopping) setTimeout(() => void retry(), 1000);
-    });
-    await client.connect();
-    await client.query(`LISTEN ${NUDGE_CHANNEL}`);
-    await client.query(`LISTEN ${ACTION_CHANNEL}`);
+    let lost = false;
+    const reconnect = (err: unknown, what: string) => {
+      if (lost) return;
+      lost = true;
+      if (listener === client) listener = undefined;
+      void client.end().catch((endErr: unknown) => log.debug({ error: oneLine(endErr) }, "closing the lost LISTEN connection failed"));
+      if (stopping) return;
+      const delay = backoffMs(listenAttempt++, undefined, Math.random, 1000, 30_000);
+      log.warn(
+        { error: oneLine(err), retryInMs: delay, attempt: listenAttempt },
+        `${what}; polling the queue tables every second until LISTEN is back`,
+      );
+      listenTimer = setTimeout(() => void listen(), delay);
+    };
+    client.on("error", (err) => reconnect(err, "LISTEN connection lost"));
+    client.on("end", () => reconnect(new Error("connection ended"), "LISTEN connection ended"));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${NUDGE_CHANNEL}`);
+      await client.query(`LISTEN ${ACTION_CHANNEL}`);
+    } catch (err) {
+      reconnect(err, "LISTEN failed");
+      return;
+    }
+    if (listenAttempt > 0) log.info({ attempts: listenAttempt }, "LISTEN connection re-established");
+    listenAttempt = 0;
     listener = client;
+    // Whatever was queued while nobody listened.
+    void processNudges();
+    void processActions();
   };
-  await listen().catch((err) => log.warn({ error: oneLine(err) }, "LISTEN failed; polling the queue tables every second"));
+  await listen();
   // Without a LISTEN connection, the queue tables are read every second instead.
   const fallback = setInterval(() => {
     if (!listener && !stopping) {
@@ -170,8 +194,11 @@ async function main(): Promise<void> {
     wake = undefined;
   }
   clearInterval(fallback);
+  clearTimeout(listenTimer);
   await collector.close();
-  await listener?.end().catch(() => {});
+  const closing = listener;
+  listener = undefined;
+  await closing?.end().catch((err: unknown) => log.debug({ error: oneLine(err) }, "closing the LISTEN connection failed"));
   await metricsServer?.close();
   await shutdownDatabase();
   log.info("collector stopped");

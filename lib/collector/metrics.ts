@@ -58,6 +58,19 @@ export class CollectorMetrics {
     registers: [this.registry],
   });
 
+  readonly clusterMode = new Gauge({
+    name: "crows_nest_collector_cluster_mode",
+    help: "How each leased cluster is read (watch or poll) and why it is polled (1 per cluster)",
+    labelNames: ["cluster", "mode", "reason"],
+    registers: [this.registry],
+  });
+  readonly sessions = new Gauge({
+    name: "crows_nest_collector_watch_sessions",
+    help: "Watch sessions of this replica by state (watching, fallback, failed, starting)",
+    labelNames: ["mode"],
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "crows_nest_collector_" });
   }

@@ -56,6 +56,11 @@ export interface PollOptions {
   pageSize?: number;
   /** Also read /version, nodes and the FluxReport (they change on upgrades only, so not every cycle). */
   clusterFacts?: boolean;
+  /**
+   * A watch session already holds the Flux objects and nodes: read only the facts (/version, FluxReport,
+   * Flux's namespace, substitution ConfigMaps of these Kustomizations).
+   */
+  factsOnly?: { kustomizations: unknown[] };
 }
 
 export async function pollKube(
@@ -72,7 +77,9 @@ export async function pollKube(
   let error: ClusterRequestError | null = null;
   let kustomizations: unknown[] = [];
 
-  const fluxLists = FLUX_KINDS.map(async (kind) => {
+  const factsOnly = options.factsOnly;
+  if (factsOnly) kustomizations = factsOnly.kustomizations;
+  const fluxLists = (factsOnly ? [] : FLUX_KINDS).map(async (kind) => {
     const version = servedVersion(served, kind.group, kind.versions);
     if (!version) {
       // Not installed: nothing of this kind exists, so what we stored is gone.
@@ -100,15 +107,16 @@ export async function pollKube(
         warnings.push(`version: ${asRequestError(err).message}`);
         return null;
       });
-  const nodesCall = !facts
-    ? skip
-    : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(
-        (items) => ({ kubelets: kubeletVersions(items), nodes: toNodeRecords(items) }),
-        (err) => {
-          warnings.push(`nodes: ${asRequestError(err).message}`);
-          return null;
-        },
-      );
+  const nodesCall =
+    !facts || factsOnly
+      ? skip
+      : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(
+          (items) => ({ kubelets: kubeletVersions(items), nodes: toNodeRecords(items) }),
+          (err) => {
+            warnings.push(`nodes: ${asRequestError(err).message}`);
+            return null;
+          },
+        );
   const fluxNamespaceCall = !facts
     ? skip
     : listAll(client, `/api/v1/namespaces`, { labelSelector: "app.kubernetes.io/part-of=flux" }).then(fluxNamespaceVersion, (err) => {
@@ -139,7 +147,8 @@ export async function pollKube(
     reportCall,
     fluxNamespaceCall,
   ]);
-  const substitutions = facts && listedKinds.has("Kustomization") ? await readSubstitutions(client, kustomizations, warnings) : null;
+  const substitutions =
+    facts && (factsOnly || listedKinds.has("Kustomization")) ? await readSubstitutions(client, kustomizations, warnings) : null;
   return {
     records,
     listedKinds,

@@ -241,3 +241,58 @@ export async function recordPollFailure(
     [clusterId, at, error.message.slice(0, 1000), error.kind, latencyMs],
   );
 }
+
+export interface CollectionMode {
+  clusterId: number;
+  mode: "watch" | "poll";
+  /** Why a cluster is polled when watching was wanted; null in watch mode. */
+  reason: string | null;
+}
+
+/** The collection mode per cluster, written only where it changed (the since column keeps when). */
+export async function recordCollectionModes(db: Db, modes: CollectionMode[], at: Date): Promise<number> {
+  if (!modes.length) return 0;
+  const { rowCount } = await db.query(
+    `UPDATE cluster c SET "collectionMode" = x.mode, "collectionModeReason" = x.reason, "collectionModeSince" = $2
+       FROM jsonb_to_recordset($1::jsonb) AS x(id int, mode text, reason text)
+      WHERE c.id = x.id AND (c."collectionMode", c."collectionModeReason") IS DISTINCT FROM (x.mode, x.reason)`,
+    [JSON.stringify(modes.map((m) => ({ id: m.clusterId, mode: m.mode, reason: m.reason }))), at],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * Version changes and the cluster's version columns in one transaction, so a crash between the two can
+ * neither record a change twice (the columns would still say the old version) nor lose one.
+ */
+export async function recordVersionsWithChanges(
+  db: Pick<pg.Pool, "connect">,
+  clusterId: number,
+  at: Date,
+  versions: Pick<KubePollResult, "kubernetesVersion" | "kubeletVersions" | "fluxVersion">,
+  changes: VersionChange[],
+): Promise<number> {
+  const client = await db.connect();
+  try {
+    await client.query("BEGIN");
+    await recordVersionChanges(client, clusterId, at, changes);
+    await client.query(
+      `UPDATE cluster SET "kubernetesVersion" = COALESCE($2, "kubernetesVersion"), "kubeletVersions" = COALESCE($3::jsonb, "kubeletVersions"),
+              "fluxVersion" = COALESCE($4, "fluxVersion"), "updatedAt" = $5 WHERE id = $1`,
+      [
+        clusterId,
+        versions.kubernetesVersion,
+        versions.kubeletVersions ? JSON.stringify(versions.kubeletVersions) : null,
+        versions.fluxVersion,
+        at,
+      ],
+    );
+    await client.query("COMMIT");
+    return changes.length;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

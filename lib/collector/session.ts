@@ -1,0 +1,444 @@
+// One leased cluster read by watching instead of polling: connect, LIST + WATCH every Flux kind, Nodes and
+// Warning Events through the watch engine (one connection), and write what changed.
+//
+//   const session = new ClusterSession(cluster, context);
+//   await session.start();   // listed once (the cold start's writes are one batch), then watching
+//   session.mode;            // "watching", "fallback" (poll it instead: session.reason says why) or "failed"
+//   await session.stop();    // a lost lease: streams closed at once, nothing more written
+//
+// Events on one object within FLUSH_MS are coalesced to its last state; each flush plans with the pure
+// change planner (changes.ts) and writes objects and their history in one transaction, so a replay after a
+// resume, a relist or a restart writes nothing. /version, the FluxReport and the EKS API stay periodic and are
+// re-read at once when a node's kubelet version changes. The cluster records its own success on its own
+// schedule (every heartbeat), never waiting for other clusters.
+import type { KubeConfig } from "@kubernetes/client-node";
+import type pg from "pg";
+import type { ProvisionerRef } from "./events";
+import { aboutProvisioner, keepFluxEvent, keepNodeEvent, pollEvents } from "./events";
+import { applyPlan, healthCounts, planWatchedChanges } from "./changes";
+import { fluxVersionOf, pollKube, type ServedVersionsCache } from "./poll";
+import type { CollectorMetrics } from "./metrics";
+import { objectTargets } from "./targets";
+import { kubeletVersions } from "../kube/cluster-info";
+import type { KubeClusterClient } from "../kube/client";
+import { servedVersion } from "../kube/crossplane";
+import { ClusterRequestError } from "../kube/errors";
+import { FLUX_KINDS, objectKey, toFluxObject } from "../kube/flux";
+import { toKubeEvent } from "../kube/cluster-info";
+import { toNodeRecords } from "../kube/nodes";
+import { isRaw, type Raw, str } from "../kube/raw";
+import type { FluxKind, FluxObjectRecord, KubeEventRecord } from "../kube/types";
+import { createWatchEngine, type Verdict, type WatchEngine, type WatchEvent } from "../kube/watch/engine";
+import { clusterWatchResources } from "../kube/watch/resources";
+import type { KnownObject, KubePollResult } from "../db/types";
+import { kubeVersionChanges, recordPollFailure, recordVersionsWithChanges, type ClusterRow, type PollSuccess } from "../db/writes/clusters";
+import { eventSignature, upsertEvents } from "../db/writes/events";
+import { writeObjectPlan, writeObjectTargets } from "../db/writes/flux-objects";
+import { upsertNodes } from "../db/writes/nodes";
+import { oneLine } from "../errors";
+import type { Logger } from "../logger";
+
+/** What the collector keeps per leased cluster, whichever way it is read. */
+export interface ClusterState {
+  known: Map<string, KnownObject>;
+  /** Kept Event uid → signature of what was written. */
+  events: Map<string, string>;
+}
+
+export interface SessionContext {
+  db: pg.Pool;
+  log: Logger;
+  metrics?: CollectorMetrics;
+  versions: ServedVersionsCache;
+  /** The cluster's stored state (loaded once per lease, shared with polling). */
+  state(cluster: ClusterRow): Promise<ClusterState>;
+  kubeConfig(cluster: ClusterRow): Promise<KubeConfig>;
+  client(cluster: ClusterRow, kubeConfig: KubeConfig): KubeClusterClient;
+  /** On the hub: the Crossplane resources that provision spokes. */
+  provisioners(): readonly ProvisionerRef[];
+  /** Hub secret → the cluster it reaches. */
+  clustersBySecret(): Map<string, number>;
+  /** EKS snapshot when due (or at once with `force`). */
+  pollEks(cluster: ClusterRow, at: Date, force: boolean): Promise<number>;
+  /** Queues this cluster's success (written within a second, batched with others). */
+  recordSuccess(success: PollSuccess): void;
+  /** Watching keeps failing: the collector polls the cluster from now on. */
+  onFallback(cluster: ClusterRow, reason: string): void;
+  settings: {
+    heartbeatMs: number;
+    factsIntervalMs: number;
+    requestTimeoutMs: number;
+    relistIntervalMs?: number;
+    pageSize?: number;
+    flushMs?: number;
+  };
+}
+
+export type SessionMode = "starting" | "watching" | "fallback" | "failed" | "stopped";
+
+/** Events on one object within this window become one write. */
+export const FLUSH_MS = 200;
+/** Normal Events of objects that just changed are read at most this often (they are not watched). */
+const EVENT_POLL_MIN_MS = 5_000;
+const FLUX_KIND_NAMES = new Set<string>(FLUX_KINDS.map((k) => k.kind));
+
+export class ClusterSession {
+  mode: SessionMode = "starting";
+  /** Why this cluster is polled instead (engine verdict), or why the session failed. */
+  reason: string | null = null;
+  private engine?: WatchEngine;
+  private client?: KubeClusterClient;
+  private state?: ClusterState;
+  private stopped = false;
+  private started = false;
+  private firstPoll = false;
+  /** Latest state per object key since the last flush; null = deleted. */
+  private pending = new Map<string, FluxObjectRecord | null>();
+  private pendingEvents = new Map<string, KubeEventRecord>();
+  private nodes = new Map<string, Raw>();
+  private nodesDirty = false;
+  /** Kustomizations (only what substitution sources need) for the facts read. */
+  private kustomizations = new Map<string, Raw>();
+  /** On the hub: objects with spec.kubeConfig (they apply to another cluster). */
+  private targets = new Map<string, FluxObjectRecord>();
+  private targetsDirty = false;
+  private flushTimer?: NodeJS.Timeout;
+  private chain: Promise<void> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+  private lastEventPoll = 0;
+  private eventPollTimer?: NodeJS.Timeout;
+  private facts: Pick<KubePollResult, "kubernetesVersion" | "fluxVersion" | "fluxReport" | "substitutions"> | null = null;
+  private kubelets: Record<string, number> | null = null;
+  private readonly log: Logger;
+
+  constructor(
+    readonly cluster: ClusterRow,
+    private readonly ctx: SessionContext,
+  ) {
+    this.log = ctx.log.child({ cluster: cluster.name, session: "watch" });
+  }
+
+  /** Connects, lists and starts watching; resolves once every resource listed once (or failed to). */
+  async start(): Promise<void> {
+    const started = Date.now();
+    const at = new Date();
+    try {
+      this.state = await this.ctx.state(this.cluster);
+      this.firstPoll = this.state.known.size === 0 && !this.cluster.lastSuccessAt;
+      const kubeConfig = await this.ctx.kubeConfig(this.cluster);
+      this.client = this.ctx.client(this.cluster, kubeConfig);
+      const served = await this.ctx.versions.get(this.cluster.name, this.client);
+      const versions: Partial<Record<FluxKind, string>> = {};
+      for (const k of FLUX_KINDS) versions[k.kind] = servedVersion(served, k.group, k.versions) ?? undefined;
+      const resources = clusterWatchResources(versions).map((r) => ({
+        ...r,
+        id: r.kind,
+        // What we stored: the first list reports every object (the hash decides what is written) and the
+        // ones deleted while nobody watched.
+        known: FLUX_KIND_NAMES.has(r.kind) ? this.storedKeys(r.kind) : undefined,
+      }));
+      if (this.stopped) return;
+      this.engine = createWatchEngine({
+        cluster: this.cluster.name,
+        kubeConfig,
+        resources,
+        onEvent: (event) => this.onEvent(event),
+        onFallback: (verdict) => this.fallBack(verdict),
+        requestTimeoutMs: this.ctx.settings.requestTimeoutMs,
+        relistIntervalMs: this.ctx.settings.relistIntervalMs,
+        pageSize: this.ctx.settings.pageSize,
+      });
+      await this.engine.start();
+      if (this.stopped || this.mode === "fallback") return;
+      const failing = this.failingResource();
+      if (failing) {
+        // Nothing to watch from (expired token, unreachable): recorded like a failed poll; the collector
+        // starts a new session next cycle.
+        await this.fail(failing, at, Date.now() - started);
+        return;
+      }
+      this.mode = "watching";
+      this.started = true;
+      await this.enqueue(() => this.flush());
+      await this.readFacts(false);
+      this.heartbeat(Date.now() - started);
+      this.timers.push(setInterval(() => this.heartbeat(0), this.ctx.settings.heartbeatMs));
+      this.timers.push(setInterval(() => void this.enqueue(() => this.readFacts(false)), this.ctx.settings.factsIntervalMs));
+    } catch (err) {
+      if (this.stopped) return;
+      const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(oneLine(err), "other");
+      await this.engine?.stop();
+      await this.fail({ message: e.message, kind: e.kind }, at, Date.now() - started);
+    }
+  }
+
+  /** Stops at once (a lost lease: nothing pending is written). With `flush`, pending changes are written first (shutdown). */
+  async stop(options: { flush?: boolean } = {}): Promise<void> {
+    if (options.flush && this.started && !this.stopped) await this.enqueue(() => this.flush());
+    this.stopped = true;
+    if (this.mode !== "fallback") this.mode = "stopped";
+    for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.flushTimer);
+    clearTimeout(this.eventPollTimer);
+    await this.engine?.stop();
+    await this.chain;
+  }
+
+  /** Sockets, requests and per-resource state of the engine (null before it started). */
+  health() {
+    return this.engine?.health() ?? null;
+  }
+
+  private storedKeys(kind: string): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
+    for (const [key, k] of this.state!.known) {
+      if (k.kind !== kind || k.deleted) continue;
+      out.push([key.slice(kind.length + 1), ""]);
+    }
+    return out;
+  }
+
+  private onEvent(event: WatchEvent): void {
+    if (this.stopped || event.type === "synced" || event.type === "relisted") return;
+    const object = event.object;
+    if (event.resource === "Node") {
+      const name = str(isRaw(object.metadata) ? object.metadata.name : undefined);
+      if (!name) return;
+      if (event.type === "deleted") this.nodes.delete(name);
+      else this.nodes.set(name, object);
+      this.nodesDirty = true;
+    } else if (event.resource === "Event") {
+      if (event.type === "deleted") return; // an Event expiring in the cluster is kept here
+      const e = toKubeEvent(object);
+      if (e) this.pendingEvents.set(e.uid, e);
+    } else if (FLUX_KIND_NAMES.has(event.resource)) {
+      const kind = event.resource as FluxKind;
+      if (event.type === "deleted") {
+        const metadata = isRaw(object.metadata) ? object.metadata : {};
+        const key = objectKey({ kind, namespace: str(metadata.namespace) ?? "", name: str(metadata.name) ?? "" });
+        this.pending.set(key, null);
+        this.kustomizations.delete(key);
+        if (this.targets.delete(key)) this.targetsDirty = true;
+      } else {
+        const record = toFluxObject(kind, object);
+        const key = objectKey(record);
+        this.pending.set(key, record);
+        if (kind === "Kustomization") {
+          this.kustomizations.set(key, {
+            metadata: object.metadata,
+            spec: { postBuild: isRaw(object.spec) ? object.spec.postBuild : undefined },
+          });
+        }
+        if (this.cluster.role === "hub") this.noteTarget(key, record);
+      }
+    }
+    this.scheduleFlush();
+  }
+
+  private noteTarget(key: string, record: FluxObjectRecord): void {
+    const applies = objectTargets([record], this.ctx.clustersBySecret()).length > 0;
+    if (applies) {
+      this.targets.set(key, record);
+      this.targetsDirty = true;
+    } else if (this.targets.delete(key)) {
+      this.targetsDirty = true;
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (!this.started || this.flushTimer || this.stopped) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.enqueue(() => this.flush());
+    }, this.ctx.settings.flushMs ?? FLUSH_MS);
+  }
+
+  /** Runs writes one after the other; a failed one is logged (its changes stay pending for the next). */
+  private enqueue(job: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(job).catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "watch session write failed"));
+    return this.chain;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.stopped || !this.state) return;
+    const state = this.state;
+    const at = new Date();
+    const pollTime = at.toISOString();
+    const pending = this.pending;
+    this.pending = new Map();
+    const changed: FluxObjectRecord[] = [];
+    const deleted: string[] = [];
+    for (const [key, record] of pending) {
+      if (record) changed.push(record);
+      else deleted.push(key);
+    }
+    try {
+      const plan = planWatchedChanges(state.known, changed, deleted, pollTime, this.firstPoll);
+      const written = await writeObjectPlan(this.ctx.db, this.cluster.id, plan, state.known, pollTime);
+      applyPlan(state.known, plan, written.ids);
+      this.firstPoll = false;
+      if (written.rowsWritten) this.ctx.metrics?.rowsWritten.inc({ table: "flux_object" }, written.rowsWritten - written.transitions);
+      if (written.transitions) {
+        this.ctx.metrics?.rowsWritten.inc({ table: "flux_object_transition" }, written.transitions);
+        this.scheduleEventPoll();
+      }
+    } catch (err) {
+      // Not written: keep them for the next flush, unless a newer state arrived meanwhile.
+      for (const [key, record] of pending) if (!this.pending.has(key)) this.pending.set(key, record);
+      this.scheduleFlush();
+      throw err;
+    }
+    if (this.targetsDirty && this.cluster.role === "hub") {
+      this.targetsDirty = false;
+      await writeObjectTargets(this.ctx.db, this.cluster.id, objectTargets([...this.targets.values()], this.ctx.clustersBySecret()));
+    }
+    if (this.nodesDirty) await this.writeNodes(at);
+    if (this.pendingEvents.size) await this.writeEvents([...this.pendingEvents.values()]);
+  }
+
+  private async writeNodes(at: Date): Promise<void> {
+    this.nodesDirty = false;
+    const items = [...this.nodes.values()];
+    await upsertNodes(this.ctx.db, this.cluster.id, at, toNodeRecords(items));
+    const kubelets = kubeletVersions(items);
+    const before = this.kubelets;
+    this.kubelets = kubelets;
+    const changes = kubeVersionChanges(this.cluster, this.result(0));
+    if (changes.length || JSON.stringify(before) !== JSON.stringify(kubelets)) {
+      await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(0), changes);
+      this.cluster.kubeletVersions = kubelets;
+      // A kubelet moved: the control plane and EKS facts probably did too; read them now, not in minutes.
+      if (before && changes.length) void this.enqueue(() => this.readFacts(true));
+    }
+  }
+
+  private async writeEvents(events: KubeEventRecord[], all = false): Promise<void> {
+    const state = this.state!;
+    if (!all) this.pendingEvents.clear();
+    const provisioners = this.cluster.role === "hub" ? this.ctx.provisioners() : [];
+    const keep = events.filter((e) => {
+      if (state.events.get(e.uid) === eventSignature(e)) return false;
+      if (all) return true; // already chosen by pollEvents
+      if (FLUX_KIND_NAMES.has(e.involvedKind)) return keepFluxEvent(e, state.known.get(this.involvedKey(e)));
+      if (e.involvedKind === "Node") return keepNodeEvent(e);
+      return aboutProvisioner(e, provisioners);
+    });
+    if (!keep.length) return;
+    const rows = keep.map((e) => ({ ...e, objectId: state.known.get(this.involvedKey(e))?.id ?? null }));
+    const n = await upsertEvents(this.ctx.db, this.cluster.id, rows);
+    for (const e of keep) state.events.set(e.uid, eventSignature(e));
+    this.ctx.metrics?.rowsWritten.inc({ table: "kube_event" }, n);
+  }
+
+  private involvedKey(e: KubeEventRecord): string {
+    return objectKey({ kind: e.involvedKind, namespace: e.involvedNamespace, name: e.involvedName });
+  }
+
+  /** Normal Events are not watched (too many): read them for the objects in trouble after a change, as a poll would. */
+  private scheduleEventPoll(): void {
+    if (this.eventPollTimer || this.stopped) return;
+    const wait = Math.max(0, this.lastEventPoll + EVENT_POLL_MIN_MS - Date.now());
+    this.eventPollTimer = setTimeout(() => {
+      this.eventPollTimer = undefined;
+      this.lastEventPoll = Date.now();
+      void this.enqueue(async () => {
+        if (!this.client || this.stopped) return;
+        const kept = await pollEvents(this.client, {
+          known: this.state!.known,
+          nodes: false,
+          provisioners: this.cluster.role === "hub" ? this.ctx.provisioners() : [],
+        });
+        await this.writeEvents(kept.events, true);
+      });
+    }, wait);
+  }
+
+  /** /version, FluxReport, Flux's namespace and substitution variables; then EKS (at once with `force`). */
+  private async readFacts(force: boolean): Promise<void> {
+    if (!this.client || this.stopped) return;
+    const at = new Date();
+    const poll = await pollKube(this.cluster.name, this.client, this.ctx.versions, {
+      clusterFacts: true,
+      factsOnly: { kustomizations: [...this.kustomizations.values()] },
+    });
+    this.facts = {
+      kubernetesVersion: poll.kubernetesVersion ?? this.facts?.kubernetesVersion ?? null,
+      fluxVersion: fluxVersionOf(poll.fluxReport, poll.fluxNamespaceVersion) ?? this.facts?.fluxVersion ?? null,
+      fluxReport: poll.fluxReport ?? this.facts?.fluxReport ?? null,
+      substitutions: poll.substitutions,
+    };
+    if (this.kubelets === null && this.nodes.size) this.kubelets = kubeletVersions([...this.nodes.values()]);
+    const changes = kubeVersionChanges(this.cluster, this.result(0));
+    await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(0), changes);
+    this.cluster.kubernetesVersion = this.facts.kubernetesVersion ?? this.cluster.kubernetesVersion;
+    this.cluster.fluxVersion = this.facts.fluxVersion ?? this.cluster.fluxVersion;
+    if (this.kubelets) this.cluster.kubeletVersions = this.kubelets;
+    await this.ctx.pollEks(this.cluster, at, force).catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "EKS read failed"));
+  }
+
+  private result(latencyMs: number): KubePollResult {
+    const known = this.state?.known ?? new Map<string, KnownObject>();
+    return {
+      ok: true,
+      latencyMs,
+      requests: this.client?.requests ?? 0,
+      objectCount: [...known.values()].filter((k) => !k.deleted).length,
+      kubernetesVersion: this.facts?.kubernetesVersion ?? null,
+      kubeletVersions: this.kubelets,
+      fluxVersion: this.facts?.fluxVersion ?? null,
+      fluxReport: this.facts?.fluxReport ?? null,
+      substitutions: this.facts?.substitutions ?? null,
+      healthCounts: healthCounts(known),
+    };
+  }
+
+  /** This cluster's own success (or failure) on its own schedule. */
+  private heartbeat(latencyMs: number): void {
+    if (this.stopped || this.mode !== "watching") return;
+    const failing = this.failingResource();
+    if (failing) {
+      void recordPollFailure(this.ctx.db, this.cluster.id, new Date(), failing, latencyMs).catch((err: unknown) =>
+        this.log.warn({ error: oneLine(err) }, "could not record the failure"),
+      );
+      return;
+    }
+    this.ctx.recordSuccess({ clusterId: this.cluster.id, at: new Date(), poll: this.result(latencyMs) });
+  }
+
+  /** A Flux resource that has not listed since it started failing, if any: the cluster is not readable now. */
+  private failingResource(): { message: string; kind: string } | null {
+    const health = this.engine?.health();
+    if (!health) return null;
+    for (const r of health.resources) {
+      if (!FLUX_KIND_NAMES.has(r.resource) || r.mode === "not-served" || r.mode === "fallback") continue;
+      const neverListed = r.lastListAt === null;
+      const listFailing = (r.mode === "backoff" || r.mode === "listing") && r.lastErrorKind !== null && !r.connected;
+      if ((neverListed || listFailing) && r.lastError) return { message: r.lastError, kind: r.lastErrorKind ?? "other" };
+    }
+    return null;
+  }
+
+  private async fail(error: { message: string; kind: string }, at: Date, latencyMs: number): Promise<void> {
+    this.mode = "failed";
+    this.reason = error.message;
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.engine?.stop();
+    this.ctx.metrics?.errors.inc({ cluster: this.cluster.name, kind: error.kind });
+    this.log.warn({ kind: error.kind, error: error.message }, "cluster watch could not start");
+    await recordPollFailure(this.ctx.db, this.cluster.id, at, error, latencyMs).catch((err: unknown) =>
+      this.log.warn({ error: oneLine(err) }, "could not record the failure"),
+    );
+  }
+
+  private fallBack(verdict: { resource: string } & Verdict): void {
+    if (this.stopped) return;
+    this.mode = "fallback";
+    this.reason = `${verdict.reason}: ${verdict.detail}`;
+    this.started = false;
+    for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.flushTimer);
+    // What the watch delivered before it gave up is still written; from now on the collector polls.
+    void this.enqueue(() => this.flush()).then(() => this.ctx.onFallback(this.cluster, this.reason!));
+  }
+}
