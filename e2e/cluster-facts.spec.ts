@@ -145,3 +145,9 @@ test("/go takes an EKS cluster ARN as the cluster label, and says why a cluster 
   await expect(page.getByTestId("go-problem")).toContainText(/since \d{4}-\d\d-\d\dT/);
   await shot(page, "go-never-reached");
 });
+
+test("a cluster page says how the collector reads the cluster: watched, changes within seconds", async ({ page }) => {
+  await eventually(page, `/clusters/${spoke0.name}`, async () => {
+    await expect(page.getByTestId("collection-mode")).toContainText("Watched: changes arrive within seconds.", { timeout: 1000 });
+  });
+});

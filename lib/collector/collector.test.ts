@@ -452,6 +452,8 @@ describe("collector against the fleet simulator", () => {
     // A long interval: after the first cycle, only a nudge makes it poll again.
     const collector = startCollector({
       COLLECTOR_INTERVAL_SECONDS: "3600",
+      // Re-polling on a nudge is poll mode's; a watched cluster needs no nudge (watch-mode.test.ts).
+      COLLECTOR_MODE: "poll",
       COLLECTOR_METRICS_PORT: String(metricsPort),
       COLLECTOR_REPLICA_ID: "long-running",
     });

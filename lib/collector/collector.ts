@@ -433,6 +433,7 @@ export class Collector {
       settings: {
         heartbeatMs: this.settings.intervalSeconds * 1000,
         factsIntervalMs: (this.settings.factsIntervalSeconds ?? DEFAULT_FACTS_INTERVAL_SECONDS) * 1000,
+        eksIntervalMs: this.settings.eksIntervalSeconds * 1000,
         requestTimeoutMs: this.settings.requestTimeoutMs,
         relistIntervalMs: this.settings.relistIntervalSeconds ? this.settings.relistIntervalSeconds * 1000 : undefined,
         pageSize: this.settings.pageSize,

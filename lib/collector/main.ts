@@ -52,7 +52,8 @@ async function main(): Promise<void> {
       stsEndpoint: settings.CROWS_NEST_STS_ENDPOINT,
       eksIntervalSeconds: settings.COLLECTOR_EKS_INTERVAL_SECONDS,
       factsIntervalSeconds: settings.COLLECTOR_FACTS_INTERVAL_SECONDS,
-      mode: settings.COLLECTOR_MODE,
+      // One full cycle is a poll: there is no later moment for a watch to deliver anything.
+      mode: values.once ? "poll" : settings.COLLECTOR_MODE,
       relistIntervalSeconds: settings.COLLECTOR_RELIST_INTERVAL_SECONDS,
       fullCycle: values.once === true,
       retentionDays: settings.RETENTION_DAYS,

@@ -67,6 +67,7 @@ export interface SessionContext {
   settings: {
     heartbeatMs: number;
     factsIntervalMs: number;
+    eksIntervalMs: number;
     requestTimeoutMs: number;
     relistIntervalMs?: number;
     pageSize?: number;
@@ -164,6 +165,7 @@ export class ClusterSession {
       this.heartbeat(Date.now() - started);
       this.timers.push(setInterval(() => this.heartbeat(0), this.ctx.settings.heartbeatMs));
       this.timers.push(setInterval(() => void this.enqueue(() => this.readFacts(false)), this.ctx.settings.factsIntervalMs));
+      this.timers.push(setInterval(() => void this.enqueue(() => this.readEks()), this.ctx.settings.eksIntervalMs));
     } catch (err) {
       if (this.stopped) return;
       const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(oneLine(err), "other");
@@ -367,13 +369,28 @@ export class ClusterSession {
       fluxReport: poll.fluxReport ?? this.facts?.fluxReport ?? null,
       substitutions: poll.substitutions,
     };
+    // Node Events that are not Warnings (NodeNotReady is Normal) and, on the hub, the provisioners' Events:
+    // not watched, read on the facts cadence as a poll would.
+    const kept = await pollEvents(this.client, {
+      known: this.state!.known,
+      nodes: true,
+      provisioners: this.cluster.role === "hub" ? this.ctx.provisioners() : [],
+    });
+    await this.writeEvents(kept.events, true);
     if (this.kubelets === null && this.nodes.size) this.kubelets = kubeletVersions([...this.nodes.values()]);
     const changes = kubeVersionChanges(this.cluster, this.result(0));
     await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(0), changes);
     this.cluster.kubernetesVersion = this.facts.kubernetesVersion ?? this.cluster.kubernetesVersion;
     this.cluster.fluxVersion = this.facts.fluxVersion ?? this.cluster.fluxVersion;
     if (this.kubelets) this.cluster.kubeletVersions = this.kubelets;
-    await this.ctx.pollEks(this.cluster, at, force).catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "EKS read failed"));
+    await this.readEks(force);
+  }
+
+  private async readEks(force = false): Promise<void> {
+    if (this.stopped) return;
+    await this.ctx
+      .pollEks(this.cluster, new Date(), force)
+      .catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "EKS read failed"));
   }
 
   private result(latencyMs: number): KubePollResult {

@@ -5,7 +5,7 @@ import http from "node:http";
 import https from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 import { connectionSettings, serverOf, type TlsMaterial, tlsFingerprint } from "./connection";
-import { backoffMs, classifyNetworkError, ClusterRequestError, jsonOrError } from "./errors";
+import { backoffMs, brokenBodyError, classifyNetworkError, ClusterRequestError, jsonOrError } from "./errors";
 
 export interface ClientOptions {
   /** Deadline of one HTTP request (connect to last byte). */
@@ -92,9 +92,20 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
         { protocol: p.url.protocol, hostname: p.url.hostname, port: p.url.port, path: basePath + path, method, agent: p.agent, headers },
         (res) => {
           const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("error", (err) => fail(classifyNetworkError(err)));
+          let bytes = 0;
+          let ended = false;
+          res.on("data", (c: Buffer) => {
+            chunks.push(c);
+            bytes += c.length;
+          });
+          // Headers came, the body did not finish: a truncated response, not a refused or reset request.
+          res.on("error", (err) => fail(brokenBodyError(err, bytes)));
+          res.on("aborted", () => fail(brokenBodyError(undefined, bytes)));
+          res.on("close", () => {
+            if (!ended && !res.complete) fail(brokenBodyError(undefined, bytes));
+          });
           res.on("end", () => {
+            ended = true;
             clearTimeout(timer);
             const status = res.statusCode ?? 0;
             const result = jsonOrError(status, Buffer.concat(chunks).toString("utf8"), res.headers["retry-after"]);
@@ -107,7 +118,10 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
           });
         },
       );
+      let failed = false;
       const fail = (err: ClusterRequestError) => {
+        if (failed) return;
+        failed = true;
         clearTimeout(timer);
         options.onRequest?.({ ok: false, status: err.status, kind: err.kind, ms: Date.now() - started });
         reject(err);

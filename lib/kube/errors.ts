@@ -62,6 +62,16 @@ export function classifyNetworkError(err: unknown): ClusterRequestError {
   return new ClusterRequestError(firstLine(text) || "request failed", "other");
 }
 
+/**
+ * A response whose headers arrived but whose body stopped before its end: named for what happened (a
+ * truncated body), never "connection reset", which says the request never got an answer.
+ */
+export function brokenBodyError(err: Error | undefined, bytes: number): ClusterRequestError {
+  const code = (err as { code?: string } | undefined)?.code;
+  const cause = err ? (code === "ERR_HTTP2_STREAM_ERROR" ? err.message : code || err.message) : "closed";
+  return new ClusterRequestError(`the response broke off after ${bytes} bytes (${cause})`, "other");
+}
+
 /** Classifies an HTTP error response from its status and (Kubernetes Status) body. */
 export function classifyHttpError(status: number, body: unknown, retryAfterHeader?: string | null): ClusterRequestError {
   const s = (body && typeof body === "object" ? body : {}) as {

@@ -156,6 +156,8 @@ export interface ClusterDetail {
   lastError: string | null;
   lastErrorKind: string | null;
   latencyMs: number | null;
+  /** How the collector reads it (null: no collector has said yet) and why it is polled when watching was wanted. */
+  collection: { mode: "watch" | "poll"; reason: string | null; since: string | null } | null;
   /** Crossplane is still creating this cluster, or failed to: there is nothing to reach yet. */
   provisioning: {
     state: "creating" | "failed";
@@ -269,6 +271,9 @@ type ClusterDetailRow = Pick<
   | "lastError"
   | "lastErrorKind"
   | "latencyMs"
+  | "collectionMode"
+  | "collectionModeReason"
+  | "collectionModeSince"
   | "endpoint"
   | "eksArn"
   | "eksName"
@@ -414,6 +419,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
   const { rows } = await pool.query<ClusterDetailRow>(
     `SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c.labels, c.lifecycle, c."goneAt", c."firstSeenAt",
             c."lastAttemptAt", c."lastSuccessAt", c."lastErrorAt", c."lastError", c."lastErrorKind", c."latencyMs", c.endpoint,
+            c."collectionMode", c."collectionModeReason", c."collectionModeSince",
             c."eksArn", c."eksName", c."accessPaths", c."kubernetesVersion", c."eksVersion", c."platformVersion", c."eksStatus",
             c."supportType", c."fluxVersion", c."kubeletVersions", c.substitutions, c.provisioning, c."desiredVersion",
             c."eksFactsSource", c."eksError", c."eksErrorSince",
@@ -595,6 +601,10 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
     lastError: c.lastError,
     lastErrorKind: c.lastErrorKind,
     latencyMs: c.latencyMs,
+    collection:
+      c.collectionMode === "watch" || c.collectionMode === "poll"
+        ? { mode: c.collectionMode, reason: c.collectionModeReason, since: iso(c.collectionModeSince) }
+        : null,
     provisioning,
     access: {
       endpoint: c.endpoint,

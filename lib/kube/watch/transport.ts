@@ -15,7 +15,7 @@ import tls from "node:tls";
 import type { Readable } from "node:stream";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { connectionSettings, type ConnectionSettings, tlsFingerprint } from "../connection";
-import { classifyNetworkError, ClusterRequestError, jsonOrError } from "../errors";
+import { brokenBodyError, classifyNetworkError, ClusterRequestError, jsonOrError } from "../errors";
 
 export type Protocol = "h2" | "http/1.1";
 
@@ -115,8 +115,8 @@ export class ClusterTransport {
         this.lastFrameAt = Date.now();
         chunks.push(chunk);
       });
-      opened.body.on("error", (err) => fail(brokenBody(err, bytes)));
-      opened.body.on("close", () => fail(brokenBody(undefined, bytes)));
+      opened.body.on("error", (err) => fail(brokenBodyError(err, bytes)));
+      opened.body.on("close", () => fail(brokenBodyError(undefined, bytes)));
       opened.body.on("end", () => {
         if (ended) return;
         ended = true;
@@ -163,8 +163,8 @@ export class ClusterTransport {
         if (!over) onLine(chunk);
       });
       opened.body.on("end", () => settle("server"));
-      opened.body.on("error", (err) => settle(brokenBody(err, bytes)));
-      opened.body.on("close", () => settle(brokenBody(undefined, bytes)));
+      opened.body.on("error", (err) => settle(brokenBodyError(err, bytes)));
+      opened.body.on("close", () => settle(brokenBodyError(undefined, bytes)));
     });
     return { done, close: () => settle("client") };
   }
@@ -367,13 +367,6 @@ function withQuery(path: string, query: Record<string, string | number | undefin
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** A body that stopped before its end: named for what happened, never "connection reset" for a truncation. */
-function brokenBody(err: Error | undefined, bytes: number): ClusterRequestError {
-  const code = (err as { code?: string } | undefined)?.code;
-  const cause = err ? (code === "ERR_HTTP2_STREAM_ERROR" ? err.message : code || err.message) : "closed";
-  return new ClusterRequestError(`the response broke off after ${bytes} bytes (${cause})`, "other");
 }
 
 function readSmallBody(body: Readable): Promise<string> {

@@ -16,6 +16,8 @@ import {
 } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type RunningSimulator } from "../index";
+import { createClusterClient } from "../../kube/client";
+import { ClusterRequestError } from "../../kube/errors";
 import { createTestFleet, readFixture } from "./testing";
 
 const KS = { group: "kustomize.toolkit.fluxcd.io", version: "v1", plural: "kustomizations" };
@@ -402,6 +404,15 @@ describe("simulated API server over HTTPS", () => {
     await sim.setFault("spoke-2", { truncateRate: 1 });
     const api = kubeConfigFor("spoke-2", sim.tokens.admin).makeApiClient(CustomObjectsApi);
     await expect(api.listClusterCustomObject(KS)).rejects.toThrow();
+    // The collector's client names it for what happened: the body broke off, the request was not reset.
+    const client = createClusterClient("spoke-2", kubeConfigFor("spoke-2", sim.tokens.admin), { timeoutMs: 5000, attempts: 1 });
+    const truncated = await client.getJson(path).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(truncated).toBeInstanceOf(ClusterRequestError);
+    expect((truncated as Error).message).toMatch(/^the response broke off after \d+ bytes/);
+    expect((truncated as Error).message).not.toMatch(/connection reset/);
 
     await sim.setFault("spoke-2", { latencyMs: 50 });
     expect((await raw("spoke-2", path, { token: sim.tokens.admin })).status).toBe(200);

@@ -22,6 +22,7 @@ export function ClusterHeader({ c }: { c: ClusterDetail }) {
           {[c.role, c.env, c.team, c.region, c.accountId].filter(Boolean).join(" · ")}
         </span>
       </div>
+      <CollectionMode c={c} />
       {c.provisioning ? (
         <div
           role="status"
@@ -73,5 +74,24 @@ export function ClusterHeader({ c }: { c: ClusterDetail }) {
         </div>
       ) : null}
     </>
+  );
+}
+
+/** How the collector reads this cluster: live (watching) or polled, and why it is polled. */
+function CollectionMode({ c }: { c: ClusterDetail }) {
+  if (!c.collection || c.provisioning || c.reachability === "gone") return null;
+  const { mode, reason, since } = c.collection;
+  return (
+    <p data-testid="collection-mode" className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+      {mode === "watch" ? "Watched: changes arrive within seconds." : "Polled every collector cycle"}
+      {mode === "poll" && reason ? <> because {reason}</> : null}
+      {mode === "poll" ? "." : null}
+      {since ? (
+        <>
+          {" "}
+          Since <RelativeTime value={since} />.
+        </>
+      ) : null}
+    </p>
   );
 }

@@ -1,0 +1,292 @@
+// The collector in watch mode, as processes, against the fleet simulator over real HTTPS and the real
+// embedded PostgreSQL: every churned change is recorded exactly once; a collector killed with kill -9 at
+// random points ends with the same history as an undisturbed one watching the same fleet; a cluster whose
+// server does not watch is polled and says why (cluster row and /metrics); and when one of two replicas is
+// killed the other takes its clusters over within one lease period.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type RunningSimulator } from "../simulator/index";
+import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
+import { createDatabase, dropDatabase, useTestDatabase } from "../testing/db";
+
+const db = useTestDatabase();
+const INTERVAL_SECONDS = 3;
+/** The collector's default lease: two intervals and a minute. */
+const LEASE_SECONDS = INTERVAL_SECONDS * 2 + 60;
+const METRICS_PORT = 3317;
+
+let sim: RunningSimulator;
+let fleet: SimFleet;
+let outDir: string;
+let undisturbedName: string;
+let undisturbedUrl: string;
+let undisturbed: pg.Pool;
+let noWatchCluster: string;
+let faultyCluster: string;
+const children = new Set<ChildProcess>();
+
+interface Collector {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  cycles: () => number;
+}
+
+function startCollector(databaseUrl: string, replica: string, extraEnv: Record<string, string> = {}): Collector {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts"], {
+    cwd: process.cwd(),
+    env: {
+      NODE_ENV: "test",
+      PATH: process.env.PATH ?? "",
+      HOME: outDir,
+      ...sim.awsEnv,
+      DATABASE_URL: databaseUrl,
+      KUBECONFIG: sim.hubKubeconfigPath,
+      COLLECTOR_MODE: "watch",
+      COLLECTOR_REPLICA_ID: replica,
+      COLLECTOR_INTERVAL_SECONDS: String(INTERVAL_SECONDS),
+      COLLECTOR_CONCURRENCY: "8",
+      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
+      COLLECTOR_METRICS_PORT: "0",
+      LOG_LEVEL: "info",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let cycles = 0;
+  let buffered = "";
+  child.stdout!.on("data", (d: Buffer) => {
+    buffered += d.toString();
+    const lines = buffered.split("\n");
+    buffered = lines.pop() ?? "";
+    for (const line of lines) if (line.includes('"cycle finished"')) cycles++;
+  });
+  child.stderr!.resume();
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, exited, cycles: () => cycles };
+}
+
+async function kill9(collector: Collector): Promise<void> {
+  collector.child.kill("SIGKILL");
+  await collector.exited;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** History as a person reads it: per object, its changes in order (times left out: a first-seen row carries the poll's time). */
+async function history(pool: Pick<pg.Pool, "query">, afterId = "0"): Promise<string[]> {
+  const { rows } = await pool.query<Record<string, unknown>>(
+    `SELECT c.name AS cluster, o.kind, o.namespace, o.name, t.change, t.health, t."previousHealth", t."readyReason",
+            t."attemptedRevision", t."appliedRevision", t."chartVersion", array_to_string(t.fields, ',') AS fields
+       FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId" JOIN cluster c ON c.id = t."clusterId"
+      WHERE t.id > $1::bigint
+      ORDER BY c.name, o.kind, o.namespace, o.name, t.at, t.id`,
+    [afterId],
+  );
+  return rows.map((r) => JSON.stringify(r));
+}
+
+const lastTransitionId = async (pool: Pick<pg.Pool, "query">) =>
+  (await pool.query<{ id: string }>(`SELECT COALESCE(max(id), 0)::text AS id FROM flux_object_transition`)).rows[0].id;
+
+/** Clusters the collector reads (the fleet also holds an expired token, an unreachable spoke, spokes being created). */
+async function readableClusters(pool: Pick<pg.Pool, "query">): Promise<Set<string>> {
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT name FROM cluster WHERE "lastSuccessAt" IS NOT NULL AND ("lastErrorAt" IS NULL OR "lastSuccessAt" > "lastErrorAt")`,
+  );
+  return new Set(rows.map((r) => r.name));
+}
+
+/** Churned changes per object key since `since` (the simulator's own record of what it changed). */
+function churned(since: number, clusters: Set<string>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of sim.churn(since).changes) {
+    if (!clusters.has(c.cluster)) continue;
+    const key = `${c.cluster}/${c.kind}/${c.namespace}/${c.name}`;
+    out.set(key, (out.get(key) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** Changed-transitions per object key since `afterId`. */
+async function recordedChanges(pool: Pick<pg.Pool, "query">, afterId: string): Promise<Map<string, number>> {
+  const { rows } = await pool.query<{ key: string; n: string }>(
+    `SELECT c.name || '/' || o.kind || '/' || o.namespace || '/' || o.name AS key, count(*)::text AS n
+       FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId" JOIN cluster c ON c.id = t."clusterId"
+      WHERE t.id > $1::bigint AND t.change = 'changed' GROUP BY 1`,
+    [afterId],
+  );
+  return new Map(rows.map((r) => [r.key, Number(r.n)]));
+}
+
+const sameCounts = (a: Map<string, number>, b: Map<string, number>) => a.size === b.size && [...a].every(([key, n]) => b.get(key) === n);
+
+beforeAll(async () => {
+  outDir = mkdtempSync(path.join(os.tmpdir(), "crows-nest-watch-test-"));
+  fleet = createFleetModel({ clusters: 8, objects: 16, seed: 23 });
+  sim = await startSimulator({ outDir, model: fleet, speed: 0 });
+  const special = new Set([
+    fleet.facts.unreachable?.cluster,
+    fleet.facts.expiredToken?.cluster,
+    ...fleet.provisionedSpokes.map((p) => p.name),
+  ]);
+  const plain = sim.clusters.filter((c) => c.role === "spoke" && !special.has(c.name)).map((c) => c.name);
+  // A spoke whose server does not support watch (lists work): polled, and the cluster says why.
+  noWatchCluster = plain[0];
+  await sim.setFault(noWatchCluster, { noWatch: "405" });
+  // One whose answers are slow, fail, throttle, reset and break off half-way: watched all the same.
+  faultyCluster = plain[1];
+  await sim.setFault(faultyCluster, {
+    latencyMs: 100,
+    errorRate: 0.1,
+    throttleRate: 0.1,
+    retryAfterSeconds: 1,
+    resetRate: 0.05,
+    truncateRate: 0.1,
+  });
+  undisturbedName = `test_undisturbed_${randomBytes(4).toString("hex")}`;
+  undisturbedUrl = await createDatabase(db.adminUrl(), undisturbedName);
+  undisturbed = new pg.Pool({ connectionString: undisturbedUrl, max: 3 });
+}, 90_000);
+
+afterAll(async () => {
+  for (const child of children) child.kill("SIGKILL");
+  await undisturbed?.end();
+  if (undisturbedName) await dropDatabase(db.adminUrl(), undisturbedName);
+  await sim?.stop();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+describe("collector in watch mode", () => {
+  let killed: Collector;
+  let steady: Collector;
+
+  it("records every churned change once, and a kill -9 at random points leaves the same history as an undisturbed run", async () => {
+    steady = startCollector(undisturbedUrl, "steady", { COLLECTOR_METRICS_PORT: String(METRICS_PORT) });
+    killed = startCollector(db.url(), "killed");
+    await until("both collectors' first cycle", async () => steady.cycles() >= 1 && killed.cycles() >= 1);
+    // Successes are written within a second; a list broken by a fault is retried the next cycle.
+    const clusters = await until("both collectors to read the same clusters, the faulty one included", async () => {
+      const [a, b] = [await readableClusters(undisturbed), await readableClusters(db.pool())];
+      return a.has(faultyCluster) && a.size === b.size && [...a].every((name) => b.has(name)) && a;
+    });
+    expect(clusters.size).toBeGreaterThan(3);
+    // The expired token is named for what it is.
+    const { rows: expired } = await undisturbed.query<{ lastErrorKind: string }>(`SELECT "lastErrorKind" FROM cluster WHERE name = $1`, [
+      fleet.facts.expiredToken!.cluster,
+    ]);
+    expect(expired[0]?.lastErrorKind).toBe("auth");
+    const fromSteady = await lastTransitionId(undisturbed);
+    const fromKilled = await lastTransitionId(db.pool());
+    const since = sim.churn(0).total;
+
+    for (let round = 0; round < 5; round++) {
+      sim.setChurn(8);
+      await sleep(600);
+      sim.setChurn(0);
+      // An API server restart: watches drop and their resourceVersions are too old (410), a relist follows.
+      sim.restartApiServer([...clusters][round % clusters.size]);
+      // kill -9 somewhere between "the change is on the wire" and "long since written".
+      await sleep(Math.floor(Math.random() * 1500));
+      await kill9(killed);
+      killed = startCollector(db.url(), "killed");
+      await until("the restarted collector's first cycle", async () => killed.cycles() >= 1);
+    }
+
+    const expected = churned(since, clusters);
+    expect([...expected.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(10);
+    await until("the undisturbed collector to record every change", async () =>
+      sameCounts(await recordedChanges(undisturbed, fromSteady), expected),
+    );
+    await until("the killed collector to record every change", async () =>
+      sameCounts(await recordedChanges(db.pool(), fromKilled), expected),
+    );
+    // Nothing more arrives later (no duplicate from a replay, a relist or the next heartbeat).
+    await sleep(INTERVAL_SECONDS * 1000 * 2);
+    expect(await recordedChanges(undisturbed, fromSteady)).toEqual(expected);
+    expect(await recordedChanges(db.pool(), fromKilled)).toEqual(expected);
+    expect(await history(db.pool())).toEqual(await history(undisturbed));
+  }, 300_000);
+
+  it("polls a cluster whose server does not watch, and says so on the cluster row and on /metrics", async () => {
+    const row = await until("the cluster's collection mode", async () => {
+      const { rows } = await undisturbed.query<{ collectionMode: string; collectionModeReason: string | null }>(
+        `SELECT "collectionMode", "collectionModeReason" FROM cluster WHERE name = $1 AND "collectionMode" = 'poll'`,
+        [noWatchCluster],
+      );
+      return rows[0];
+    });
+    expect(row.collectionModeReason).toMatch(/^watch-unsupported: the server does not support watch \(HTTP 405/);
+    const { rows: watched } = await undisturbed.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM cluster WHERE "collectionMode" = 'watch' AND "collectionModeReason" IS NULL`,
+    );
+    expect(Number(watched[0].n)).toBeGreaterThan(3);
+    // Polled still means read: its objects are there.
+    const { rows: objects } = await undisturbed.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM flux_object o JOIN cluster c ON c.id = o."clusterId" WHERE c.name = $1`,
+      [noWatchCluster],
+    );
+    expect(Number(objects[0].n)).toBeGreaterThan(0);
+    const metrics = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+    expect(metrics).toMatch(
+      new RegExp(`crows_nest_collector_cluster_mode\\{cluster="${noWatchCluster}",mode="poll",reason="watch-unsupported: [^"]+"\\} 1`),
+    );
+    expect(metrics).toMatch(/crows_nest_collector_cluster_mode\{cluster="[^"]+",mode="watch",reason=""\} 1/);
+  }, 120_000);
+
+  it("hands a killed replica's clusters to the other within one lease period", async () => {
+    const second = startCollector(db.url(), "second");
+    const holders = async () =>
+      (
+        await db
+          .pool()
+          .query<{ holder: string; n: string }>(
+            `SELECT holder, count(*)::text AS n FROM collector_lease WHERE "clusterId" > 0 AND "expiresAt" > now() GROUP BY holder`,
+          )
+      ).rows;
+    await until("both replicas to hold clusters", async () => (await holders()).length === 2, 120_000);
+    const { rows: active } = await db.pool().query<{ n: string }>(`SELECT count(*)::text AS n FROM cluster WHERE lifecycle = 'active'`);
+    const killedAt = Date.now();
+    await kill9(killed);
+    await until(
+      "the surviving replica to hold every cluster",
+      async () => {
+        const now = await holders();
+        return now.length === 1 && now[0].holder === "second" && now[0].n === active[0].n;
+      },
+      LEASE_SECONDS * 1000,
+    );
+    const tookOverSeconds = (Date.now() - killedAt) / 1000;
+    console.log(`takeover after kill -9: ${tookOverSeconds.toFixed(1)} s (lease period ${LEASE_SECONDS} s)`);
+    // And it watches them: a change on a cluster the killed replica held is recorded.
+    const from = await lastTransitionId(db.pool());
+    const since = sim.churn(0).total;
+    sim.setChurn(8);
+    await sleep(600);
+    sim.setChurn(0);
+    const expected = churned(since, await readableClusters(db.pool()));
+    await until("the survivor to record the new changes", async () => sameCounts(await recordedChanges(db.pool(), from), expected), 60_000);
+    await kill9(second);
+    await kill9(steady);
+  }, 300_000);
+});
