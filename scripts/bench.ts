@@ -1,11 +1,14 @@
-// npm run bench -- [--clusters N] [--objects M] [--concurrency C] [--baseline-sample K]
-// Starts the fleet simulator (its own process, simulated time frozen so the fleet does not change), runs
-// the collector in this process against it on a throw-away embedded PostgreSQL, and prints figures: a
-// cold cycle (everything new), a no-change cycle (the steady state: nothing to write), CPU and peak RSS of
-// the collector process, and a baseline of `kubectl get <kinds> -A -o json` per cluster, in a loop.
-// The last line is one JSON object with every figure.
+// npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]
+// Starts the fleet simulator (its own process, simulated time frozen: only the churn knob changes objects)
+// and runs the collector against it twice, each in a worker process of its own on a throw-away embedded
+// PostgreSQL: first in poll mode (60 s interval), then in watch mode. Per mode it prints the cold start
+// (every cluster listed, and watched in watch mode), the collector's CPU while nothing changes, change →
+// row latency under churn (--churn changes per second for --churn-seconds), changes made vs history rows
+// written (lost, doubled), peak RSS, and requests and sockets per cluster; then a baseline of `kubectl get
+// <kinds> -A -o json` per cluster, in a loop. The last line is one JSON object: poll mode's figures under
+// the keys earlier runs printed, plus a `poll` and a `watch` object with the same figures for each mode.
 import { execFile, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +23,11 @@ const { values } = parseArgs({
     clusters: { type: "string", default: "1000" },
     objects: { type: "string", default: "150" },
     concurrency: { type: "string", default: "48" },
+    churn: { type: "string", default: "20" },
+    "churn-seconds": { type: "string", default: "60" },
+    "idle-seconds": { type: "string", default: "120" },
+    mode: { type: "string" },
+    control: { type: "string" },
     "baseline-sample": { type: "string", default: "20" },
     worker: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -27,18 +35,41 @@ const { values } = parseArgs({
   strict: true,
 });
 if (values.help) {
-  console.log("usage: npm run bench -- [--clusters N] [--objects M] [--concurrency C] [--baseline-sample K]");
+  console.log(
+    "usage: npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]",
+  );
   process.exit(0);
 }
 const clusters = Number(values.clusters);
 const objects = Number(values.objects);
 const concurrency = Number(values.concurrency);
 const baselineSample = Number(values["baseline-sample"]);
+const churnRate = Number(values.churn);
+const churnSeconds = Number(values["churn-seconds"]);
+const idleSeconds = Number(values["idle-seconds"]);
 for (const [name, v] of Object.entries({ clusters, objects, concurrency, baselineSample })) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer`);
 }
+for (const [name, v] of Object.entries({ churn: churnRate, "churn-seconds": churnSeconds, "idle-seconds": idleSeconds })) {
+  if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a number ≥ 0`);
+}
+/** Poll mode's interval, as deployed by default. */
+const POLL_INTERVAL_SECONDS = 60;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface ChurnLog {
+  total: number;
+  changes: Array<{ seq: number; at: number; cluster: string; kind: string; namespace: string; name: string }>;
+}
+
+async function control<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return (await response.json()) as T;
+}
 
 const work = values.worker ?? mkdtempSync(path.join(os.tmpdir(), "crows-nest-bench-"));
+mkdirSync(work, { recursive: true });
 // As root the embedded PostgreSQL runs as the `postgres` user, which must be able to enter this folder.
 chmodSync(work, 0o755);
 const simDir = path.join(work, "sim");
@@ -57,12 +88,14 @@ function parseEnvFile(file: string): Record<string, string> {
   return out;
 }
 
-async function startSimulatorProcess(): Promise<{ kubeconfig: string; awsEnv?: string }> {
+async function startSimulatorProcess(): Promise<{ kubeconfig: string; awsEnv?: string; controlUrl: string }> {
   const { child, readyLine } = await startBenchSimulator({ outDir: simDir, clusters, objects });
   children.push(child);
   const kubeconfig = /kubeconfig (\S+?),? /.exec(readyLine + " ")?.[1] ?? path.join(simDir, "hub.kubeconfig");
   const awsEnv = /aws env (\S+?)[ ,(]/.exec(readyLine + " ")?.[1];
-  return { kubeconfig, awsEnv };
+  const controlUrl = /control (\S+?),/.exec(readyLine)?.[1];
+  if (!controlUrl) throw new Error(`no control URL in the simulator's ready line: ${readyLine}`);
+  return { kubeconfig, awsEnv, controlUrl };
 }
 
 /** Orchestrator: simulator, then the collector in a worker process, then the kubectl baseline. */
@@ -76,30 +109,49 @@ async function main() {
   const simPid = (children[0] as { pid?: number }).pid;
   const simCpu0 = simPid ? processCpuSeconds(simPid) : 0;
 
-  // The collector runs in its own process: the AWS endpoints' CA (NODE_EXTRA_CA_CERTS) must be known at start.
+  // Every cluster loaded first, so cold start measures the collector, not the simulator's loading.
+  for (;;) {
+    const state = await control<{ clusters: Array<{ objects: number; reachable: boolean }> }>(`${sim.controlUrl}/state`);
+    if (state.clusters.every((c) => c.objects > 0 || !c.reachable)) break;
+    await sleep(1000);
+  }
+  console.log(
+    `  simulator loaded in ${((Date.now() - simStarted) / 1000).toFixed(1)} s; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+
+  // Each mode's collector runs in its own process (the AWS endpoints' CA, NODE_EXTRA_CA_CERTS, must be known
+  // at start; RSS and CPU are its own).
   const workerEnv = {
     ...process.env,
     ...(sim.awsEnv ? parseEnvFile(sim.awsEnv) : {}),
     KUBECONFIG: sim.kubeconfig,
     LOG_LEVEL: process.env.LOG_LEVEL ?? "error",
   };
-  const worker = spawn(process.execPath, ["--import", "tsx", "scripts/bench.ts", "--worker", work, "--concurrency", String(concurrency)], {
-    env: workerEnv,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  children.push(worker);
-  let workerOut = "";
-  worker.stdout.on("data", (d: Buffer) => {
-    const text = d.toString();
-    workerOut += text;
-    for (const line of text.split("\n")) if (line.startsWith("  ")) console.log(line);
-  });
-  const code: number = await new Promise((resolve) => worker.once("exit", (c) => resolve(c ?? 1)));
-  const resultLine = workerOut.split("\n").find((l) => l.startsWith("{"));
-  if (code !== 0 || !resultLine) throw new Error(`collector worker failed (exit ${code})`);
-  const measured = JSON.parse(resultLine) as Record<string, number>;
+  const runMode = async (mode: "poll" | "watch") => {
+    console.log(`${mode} mode:`);
+    const args = ["--import", "tsx", "scripts/bench.ts", "--worker", path.join(work, mode), "--mode", mode, "--control", sim.controlUrl];
+    args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
+    args.push("--idle-seconds", String(idleSeconds));
+    const worker = spawn(process.execPath, args, { env: workerEnv, stdio: ["ignore", "pipe", "inherit"] });
+    children.push(worker);
+    let workerOut = "";
+    worker.stdout.on("data", (d: Buffer) => {
+      const text = d.toString();
+      workerOut += text;
+      for (const line of text.split("\n")) if (line.startsWith("  ")) console.log(line);
+    });
+    const code: number = await new Promise((resolve) => worker.once("exit", (c) => resolve(c ?? 1)));
+    const resultLine = workerOut.split("\n").find((l) => l.startsWith("{"));
+    if (code !== 0 || !resultLine) throw new Error(`${mode} collector worker failed (exit ${code})`);
+    return JSON.parse(resultLine) as Record<string, number | string | null> & { mode: ModeFigures };
+  };
+  const measured = await runMode("poll");
+  const watched = await runMode("watch");
   const simCpuSeconds = simPid ? processCpuSeconds(simPid) - simCpu0 : null;
-  if (simCpuSeconds !== null) console.log(`  simulator CPU during both cycles: ${simCpuSeconds.toFixed(1)} s`);
+  if (simCpuSeconds !== null) console.log(`  simulator CPU over both modes: ${simCpuSeconds.toFixed(1)} s`);
 
   // Baseline: what a script looping over `kubectl get <kinds> -A -o json` per cluster spends, sequentially.
   const kinds = [
@@ -134,6 +186,7 @@ async function main() {
       `${baselineFailures ? ` (${baselineFailures} failed)` : ""}, ${baselineSeconds.toFixed(0)} s for the fleet${sample.length < contexts.length ? " (extrapolated)" : ""}`,
   );
   const figures = {
+    // Poll mode, under the keys earlier runs printed.
     clusters: measured.clusters,
     objects: measured.objects,
     cycleSeconds: measured.cycleSeconds,
@@ -148,9 +201,14 @@ async function main() {
     rowsWrittenNoChangeCycle: measured.rowsWrittenNoChangeCycle,
     baselineSeconds: Number(baselineSeconds.toFixed(1)),
     baselineSampleClusters: sample.length,
-    speedupVsBaseline: Number((baselineSeconds / measured.cycleSeconds).toFixed(1)),
+    speedupVsBaseline: Number((baselineSeconds / Number(measured.cycleSeconds)).toFixed(1)),
     concurrency,
     cores: os.cpus().length,
+    loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
+    churnPerSecond: churnRate,
+    churnSeconds,
+    poll: measured.mode,
+    watch: watched.mode,
   };
   cleanup();
   rmSync(work, { recursive: true, force: true });
@@ -158,8 +216,37 @@ async function main() {
   process.exit(0);
 }
 
-/** Worker: the collector, in-process, on a throw-away embedded PostgreSQL; prints its figures as JSON. */
+/** What each mode reports (the `poll` and `watch` objects of the last line). */
+interface ModeFigures {
+  coldStartSeconds: number;
+  idleCpuCores: number;
+  /** How idleCpuCores was measured. */
+  idleCpuMeasure: string;
+  changeToRowP50Seconds: number | null;
+  changeToRowP95Seconds: number | null;
+  changeToBrowserP95Seconds: null;
+  changeToBrowserNote: string;
+  changesMade: number;
+  /** Changes to clusters the collector cannot read (expired token, unreachable): not expected in history. */
+  changesToUnreadClusters: number;
+  transitionsWritten: number;
+  lostTransitions: number;
+  duplicateTransitions: number;
+  peakRssMB: number;
+  requestsPerCluster: number;
+  requestsPerClusterMeasure: string;
+  socketsPerCluster: number | null;
+  socketsPerClusterNote: string;
+}
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null;
+
+/** Worker: the collector of one mode, in-process, on a throw-away embedded PostgreSQL; prints its figures as JSON. */
 async function workerMain(dir: string) {
+  const mode = values.mode === "watch" ? "watch" : "poll";
+  const controlUrl = values.control;
   const { startEmbeddedPostgres, freePort } = await import("../lib/db/embedded");
   const database = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: await freePort(), ephemeral: true });
   const admin = new pg.Client({ connectionString: database.url });
@@ -187,7 +274,7 @@ async function workerMain(dir: string) {
       hubConfig: loadHubConfig({ kubeconfigPath: settings.KUBECONFIG }),
       hubName: settings.HUB_NAME,
       secretLabel: settings.DISCOVERY_SECRET_LABEL,
-      intervalSeconds: 60,
+      intervalSeconds: POLL_INTERVAL_SECONDS,
       concurrency,
       requestTimeoutMs: settings.COLLECTOR_REQUEST_TIMEOUT_MS,
       eksRegions: settings.EKS_REGIONS,
@@ -196,6 +283,7 @@ async function workerMain(dir: string) {
       stsEndpoint: settings.CROWS_NEST_STS_ENDPOINT,
       eksIntervalSeconds: 3600,
       retentionDays: settings.RETENTION_DAYS,
+      mode,
     },
     logger.child({ component: "collector" }),
   );
@@ -203,51 +291,205 @@ async function workerMain(dir: string) {
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   const count = async (table: string) => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+  const cpuSince = (from: NodeJS.CpuUsage) => {
+    const cpu = process.cpuUsage(from);
+    return (cpu.user + cpu.system) / 1e6;
+  };
   const measure = async () => {
     const cpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     const summary = await collector.runCycle();
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const cpu = process.cpuUsage(cpu0);
-    return { summary, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+    return { summary, seconds, cpuSeconds: cpuSince(cpu0) };
+  };
+  /** Cycles every POLL_INTERVAL_SECONDS (as the collector's main loop runs them) for `seconds`. */
+  const cyclesFor = async (seconds: number) => {
+    const end = Date.now() + seconds * 1000;
+    while (Date.now() < end) {
+      const next = Date.now() + POLL_INTERVAL_SECONDS * 1000;
+      await collector.runCycle();
+      await sleep(Math.max(0, Math.min(next, end) - Date.now()));
+    }
   };
 
+  // --- cold start ------------------------------------------------------------------------------------
   const cold = await measure();
   const storedClusters = await count("cluster");
   const storedObjects = await count("flux_object");
   const history0 = await count("flux_object_transition");
   console.log(
-    `  cold cycle:      ${cold.seconds.toFixed(1)} s, CPU ${cold.cpuSeconds.toFixed(1)} s, ${cold.summary.requests} requests, ` +
-      `${cold.summary.rowsWritten} rows written, ${storedClusters} clusters / ${storedObjects} objects stored, ${cold.summary.failedClusters} clusters failed`,
+    `  cold ${mode === "watch" ? "start (every cluster listed and watched)" : "cycle"}: ${cold.seconds.toFixed(1)} s, CPU ${cold.cpuSeconds.toFixed(1)} s, ` +
+      `${cold.summary.requests} requests, ${cold.summary.rowsWritten} rows written, ${storedClusters} clusters / ${storedObjects} objects stored, ` +
+      `${cold.summary.failedClusters} clusters failed`,
   );
-  const steady = await measure();
-  const historyNoChange = (await count("flux_object_transition")) - history0;
-  console.log(
-    `  no-change cycle: ${steady.seconds.toFixed(1)} s, CPU ${steady.cpuSeconds.toFixed(1)} s, ${steady.summary.requests} requests, ` +
-      `${steady.summary.rowsWritten} rows written, ${historyNoChange} history rows`,
+
+  // --- nothing changes -------------------------------------------------------------------------------
+  let steady: Awaited<ReturnType<typeof measure>> | null = null;
+  let historyNoChange: number | null = null;
+  let idleCpuCores: number;
+  let idleCpuMeasure: string;
+  let requestsPerCluster: number;
+  let requestsPerClusterMeasure: string;
+  if (mode === "poll") {
+    steady = await measure();
+    idleCpuCores = steady.cpuSeconds / POLL_INTERVAL_SECONDS;
+    idleCpuMeasure = `one no-change cycle's CPU (${steady.cpuSeconds.toFixed(1)} s) per ${POLL_INTERVAL_SECONDS} s interval`;
+    requestsPerCluster = steady.summary.requests / Math.max(1, steady.summary.clusters);
+    requestsPerClusterMeasure = "per no-change cycle (every 60 s)";
+    historyNoChange = (await count("flux_object_transition")) - history0;
+    console.log(
+      `  no-change cycle: ${steady.seconds.toFixed(1)} s, CPU ${steady.cpuSeconds.toFixed(1)} s, ${steady.summary.requests} requests, ` +
+        `${steady.summary.rowsWritten} rows written, ${historyNoChange} history rows`,
+    );
+  } else {
+    const requests0 = collector.watchStats().requests;
+    const cpu0 = process.cpuUsage();
+    const t0 = Date.now();
+    await cyclesFor(idleSeconds);
+    const seconds = (Date.now() - t0) / 1000;
+    idleCpuCores = cpuSince(cpu0) / seconds;
+    idleCpuMeasure = `CPU over ${seconds.toFixed(0)} s with no change (cycles every ${POLL_INTERVAL_SECONDS} s included)`;
+    const stats = collector.watchStats();
+    requestsPerCluster = (stats.requests - requests0) / Math.max(1, storedClusters);
+    requestsPerClusterMeasure = `watch requests per cluster over ${seconds.toFixed(0)} s idle (resumes, bookmarks' timeouts)`;
+    console.log(
+      `  idle ${seconds.toFixed(0)} s: CPU ${idleCpuCores.toFixed(4)} cores, ${stats.requests - requests0} watch requests, ` +
+        `${(await count("flux_object_transition")) - history0} history rows; sessions ${JSON.stringify(stats.sessions)}`,
+    );
+  }
+
+  // --- churn -----------------------------------------------------------------------------------------
+  const readable = new Set(
+    (
+      await db.query<{ name: string }>(
+        `SELECT name FROM cluster WHERE "lastSuccessAt" IS NOT NULL AND ("lastErrorAt" IS NULL OR "lastSuccessAt" > "lastErrorAt")`,
+      )
+    ).rows.map((r) => r.name),
   );
+  const fromId = (await db.query<{ id: string }>(`SELECT COALESCE(max(id), 0)::text AS id FROM flux_object_transition`)).rows[0].id;
+  let churnFigures = {
+    changesMade: 0,
+    changesToUnreadClusters: 0,
+    transitionsWritten: 0,
+    lost: 0,
+    duplicate: 0,
+    p50: null as number | null,
+    p95: null as number | null,
+  };
+  if (controlUrl && churnRate > 0 && churnSeconds > 0) {
+    const before = await control<ChurnLog>(`${controlUrl}/churn?limit=0`);
+    await control(`${controlUrl}/churn`, { method: "POST", body: JSON.stringify({ rate: churnRate }) });
+    const stopChurn = setTimeout(
+      () => void control(`${controlUrl}/churn`, { method: "POST", body: JSON.stringify({ rate: 0 }) }),
+      churnSeconds * 1000,
+    );
+    // Poll mode needs the cycle after the churn stopped to see its last changes; watch mode a few seconds.
+    await cyclesFor(churnSeconds + (mode === "poll" ? 1 : 0));
+    clearTimeout(stopChurn);
+    await control(`${controlUrl}/churn`, { method: "POST", body: JSON.stringify({ rate: 0 }) });
+    await sleep(5000);
+    if (mode === "poll") await collector.runCycle();
+    const log = await control<ChurnLog>(`${controlUrl}/churn?since=${before.total}&limit=1000000`);
+    const expected = new Map<string, { n: number; lastAt: number }>();
+    let unread = 0;
+    for (const c of log.changes) {
+      if (!readable.has(c.cluster)) {
+        unread++;
+        continue;
+      }
+      const key = `${c.cluster}/${c.kind}/${c.namespace}/${c.name}`;
+      const e = expected.get(key) ?? { n: 0, lastAt: 0 };
+      e.n++;
+      e.lastAt = Math.max(e.lastAt, c.at);
+      expected.set(key, e);
+    }
+    const { rows } = await db.query<{ key: string; n: string; writtenAt: string }>(
+      `SELECT c.name || '/' || o.kind || '/' || o.namespace || '/' || o.name AS key, count(*)::text AS n,
+              (extract(epoch FROM max(o."updatedAt")) * 1000)::bigint::text AS "writtenAt"
+         FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId" JOIN cluster c ON c.id = t."clusterId"
+        WHERE t.id > $1::bigint AND t.change = 'changed' GROUP BY 1`,
+      [fromId],
+    );
+    const written = new Map(rows.map((r) => [r.key, { n: Number(r.n), at: Number(r.writtenAt) }]));
+    let lost = 0;
+    let duplicate = 0;
+    const latencies: number[] = [];
+    for (const [key, e] of expected) {
+      const w = written.get(key);
+      const n = w?.n ?? 0;
+      lost += Math.max(0, e.n - n);
+      duplicate += Math.max(0, n - e.n);
+      // The object's row was last written when its last change was: that change's change → row time.
+      if (w && n >= e.n) latencies.push((w.at - e.lastAt) / 1000);
+    }
+    for (const [key, w] of written) if (!expected.has(key)) duplicate += w.n;
+    latencies.sort((x, y) => x - y);
+    churnFigures = {
+      changesMade: log.changes.length,
+      changesToUnreadClusters: unread,
+      transitionsWritten: rows.reduce((sum, r) => sum + Number(r.n), 0),
+      lost,
+      duplicate,
+      p50: percentile(latencies, 0.5),
+      p95: percentile(latencies, 0.95),
+    };
+    console.log(
+      `  churn ${churnRate}/s for ${churnSeconds} s: ${log.changes.length} changes made (${unread} to clusters it cannot read), ` +
+        `${churnFigures.transitionsWritten} history rows written, ${lost} lost, ${duplicate} doubled; change → row ` +
+        `p50 ${churnFigures.p50?.toFixed(2) ?? "–"} s, p95 ${churnFigures.p95?.toFixed(2) ?? "–"} s`,
+    );
+  }
+
   clearInterval(sampler);
   const peakRssMB = Math.round(peakRss / 1024 / 1024);
-  console.log(`  peak RSS of the collector process: ${peakRssMB} MB`);
+  const stats = collector.watchStats();
+  const socketsPerCluster = mode === "watch" ? stats.openSockets / Math.max(1, storedClusters) : null;
+  console.log(
+    `  peak RSS of the collector process: ${peakRssMB} MB; requests per cluster ${requestsPerCluster.toFixed(2)} ${requestsPerClusterMeasure}` +
+      (mode === "watch"
+        ? `; open sockets per cluster ${socketsPerCluster!.toFixed(2)} (${stats.openStreams} open watch streams over ${stats.connections} connections made)`
+        : "; sockets: keep-alive agents per cluster, not counted"),
+  );
+  console.log("  change → browser: not measured here (server-sent events to the browser belong to another piece of work); printed as null");
   await collector.close();
   db.on("error", () => {});
   await db.end();
-  const figures = JSON.stringify({
+  const figures: ModeFigures = {
+    coldStartSeconds: round(cold.seconds),
+    idleCpuCores: round(idleCpuCores, 4),
+    idleCpuMeasure,
+    changeToRowP50Seconds: churnFigures.p50 === null ? null : round(churnFigures.p50),
+    changeToRowP95Seconds: churnFigures.p95 === null ? null : round(churnFigures.p95),
+    changeToBrowserP95Seconds: null,
+    changeToBrowserNote: "not measured: pushing changes to open pages (server-sent events) is not part of this collector",
+    changesMade: churnFigures.changesMade,
+    changesToUnreadClusters: churnFigures.changesToUnreadClusters,
+    transitionsWritten: churnFigures.transitionsWritten,
+    lostTransitions: churnFigures.lost,
+    duplicateTransitions: churnFigures.duplicate,
+    peakRssMB,
+    requestsPerCluster: round(requestsPerCluster, 2),
+    requestsPerClusterMeasure,
+    socketsPerCluster: socketsPerCluster === null ? null : round(socketsPerCluster, 2),
+    socketsPerClusterNote:
+      mode === "watch" ? "TCP sockets open at the end of the run, per cluster" : "not counted (keep-alive agents per cluster)",
+  };
+  const legacy = {
     clusters: storedClusters,
     objects: storedObjects,
-    cycleSeconds: Number(steady.seconds.toFixed(2)),
-    coldCycleSeconds: Number(cold.seconds.toFixed(2)),
-    cpuSeconds: Number(steady.cpuSeconds.toFixed(2)),
-    coldCpuSeconds: Number(cold.cpuSeconds.toFixed(2)),
+    cycleSeconds: steady ? round(steady.seconds) : null,
+    coldCycleSeconds: round(cold.seconds),
+    cpuSeconds: steady ? round(steady.cpuSeconds) : null,
+    coldCpuSeconds: round(cold.cpuSeconds),
     peakRssMB,
-    requestsPerCycle: steady.summary.requests,
-    failedClusters: steady.summary.failedClusters,
+    requestsPerCycle: steady?.summary.requests ?? null,
+    failedClusters: (steady ?? cold).summary.failedClusters,
     historyRowsNoChangeCycle: historyNoChange,
-    rowsWrittenNoChangeCycle: steady.summary.rowsWritten,
-  });
+    rowsWrittenNoChangeCycle: steady?.summary.rowsWritten ?? null,
+  };
   await closeDatabase();
   await database.stop();
-  console.log(figures);
+  console.log(JSON.stringify({ ...legacy, mode: figures }));
   process.exit(0);
 }
 

@@ -15,8 +15,11 @@ import { objectKey } from "../kube/flux";
 import type { Logger } from "../logger";
 import {
   kubeVersionChanges,
+  clustersByName,
+  eksVersionsInUse,
   listClusters,
   markGoneClusters,
+  reachabilityTotals,
   recordCollectionModes,
   recordPollFailure,
   recordPollSuccesses,
@@ -42,9 +45,18 @@ import { upsertNodes } from "../db/writes/nodes";
 import { finishRun, markNudgesHandled, objectHealthTotals, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, healthCounts, planObjectWrites } from "./changes";
 import { pollEvents, type ProvisionerRef } from "./events";
-import { connectCluster, type ClusterAccess, type ConnectionContext } from "./clients";
+import { connectCluster, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
-import { acquireLeases, GLOBAL_JOBS_LEASE, heartbeatLeaseId, liveReplicas, releaseLeases, renewLease } from "./leases";
+import {
+  acquireLeases,
+  GLOBAL_JOBS_LEASE,
+  heartbeatLeaseId,
+  heldLeases,
+  leasedClusterNames,
+  liveReplicas,
+  releaseLeases,
+  renewLease,
+} from "../db/writes/leases";
 import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
 import { clustersBySecret, objectTargets } from "./targets";
@@ -220,12 +232,9 @@ export class Collector {
 
   /** For jobs in this process (operator actions): a client with the connection secret re-read. */
   async clientByName(name: string) {
-    const { rows } = await this.db.query<ClusterAccess>(
-      `SELECT name, role, "accessPaths", "eksName", region, endpoint FROM cluster WHERE name = $1`,
-      [name],
-    );
-    if (!rows[0]) throw new ClusterRequestError(`unknown cluster ${name}`, "other");
-    return connectCluster(rows[0], this.connectionContext(new SecretStore(this.hubClient())));
+    const [cluster] = await clustersByName(this.db, [name]);
+    if (!cluster) throw new ClusterRequestError(`unknown cluster ${name}`, "other");
+    return connectCluster(cluster, this.connectionContext(new SecretStore(this.hubClient())));
   }
 
   /** One full cycle. */
@@ -342,14 +351,7 @@ export class Collector {
     const replicas = await liveReplicas(this.db, this.replica, this.heartbeatTimer ? HEARTBEAT_SECONDS : this.leaseSeconds);
     const share = this.settings.fullCycle ? clusters.length : Math.ceil(clusters.length / replicas);
     const ids = clusters.map((c) => c.id);
-    const heldNow = new Set(
-      (
-        await this.db.query<{ clusterId: number }>(
-          `SELECT "clusterId" FROM collector_lease WHERE holder = $1 AND "expiresAt" > now() AND "clusterId" > 0`,
-          [this.replica],
-        )
-      ).rows.map((r) => r.clusterId),
-    );
+    const heldNow = new Set((await heldLeases(this.db, this.replica)).filter((id) => id > 0));
     // Holding more than a fair share (a replica joined): give the excess back.
     const heldClusters = ids.filter((id) => heldNow.has(id));
     if (heldClusters.length > share + 1) {
@@ -475,6 +477,21 @@ export class Collector {
       this.states.set(clusterId, state);
     }
     return state;
+  }
+
+  /** Watch sessions by mode, and their engines' requests, connections and open sockets (benchmarks, /metrics). */
+  watchStats(): { sessions: Record<string, number>; requests: number; connections: number; openSockets: number; openStreams: number } {
+    const out = { sessions: {} as Record<string, number>, requests: 0, connections: 0, openSockets: 0, openStreams: 0 };
+    for (const session of this.sessions.values()) {
+      out.sessions[session.mode] = (out.sessions[session.mode] ?? 0) + 1;
+      const health = session.health();
+      if (!health) continue;
+      out.requests += health.requests;
+      out.connections += health.connections;
+      out.openSockets += health.openSockets;
+      out.openStreams += health.openStreams;
+    }
+    return out;
   }
 
   /** Keeps this replica's heartbeat fresh (short-lived): when it stops, its leases are free at once. */
@@ -714,10 +731,7 @@ export class Collector {
           return 0;
         });
       }
-      const { rows } = await this.db.query<{ v: string }>(
-        `SELECT DISTINCT "eksVersion" AS v FROM cluster WHERE "eksVersion" IS NOT NULL AND lifecycle = 'active'`,
-      );
-      const inUse = new Set(rows.map((r) => r.v));
+      const inUse = new Set(await eksVersionsInUse(this.db));
       // The next version too: "latest compatible after the upgrade".
       for (const v of [...inUse]) {
         const [major, minor] = v.split(".").map(Number);
@@ -753,11 +767,7 @@ export class Collector {
     const nudges = await pendingNudges(this.db);
     if (!nudges.length) return 0;
     const names = [...new Set(nudges.map((n) => n.clusterName))];
-    const { rows } = await this.db.query<ClusterRow>(
-      `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, provisioning, "kubernetesVersion", "eksVersion",
-              "platformVersion", "fluxVersion", "kubeletVersions", "lastSuccessAt" FROM cluster WHERE name = ANY($1::text[])`,
-      [names],
-    );
+    const rows = await clustersByName(this.db, names);
     const known = new Set(rows.map((r) => r.name));
     let handled = 0;
     await Promise.all(
@@ -794,13 +804,7 @@ export class Collector {
       pool: this.db,
       replicaId: this.replica,
       // Only actions on clusters this replica polls are claimed here.
-      clusterNames: async () => {
-        const { rows } = await this.db.query<{ name: string }>(
-          `SELECT c.name FROM cluster c JOIN collector_lease l ON l."clusterId" = c.id WHERE l.holder = $1 AND l."expiresAt" > now()`,
-          [this.replica],
-        );
-        return rows.map((r) => r.name);
-      },
+      clusterNames: () => leasedClusterNames(this.db, this.replica),
       clientFor: (name: string) => this.clientByName(name),
     });
   }
@@ -810,16 +814,8 @@ export class Collector {
     const rows = await objectHealthTotals(this.db, new Date());
     this.metrics.objects.reset();
     for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, r.n);
-    const { rows: reach } = await this.db.query<{ reachability: string; n: string }>(
-      `SELECT CASE WHEN lifecycle = 'gone' THEN 'gone'
-                   WHEN provisioning IS NOT NULL THEN 'provisioning'
-                   WHEN "lastSuccessAt" IS NULL AND "lastErrorAt" IS NULL THEN 'pending'
-                   WHEN "lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt" THEN 'unreachable'
-                   ELSE 'reachable' END AS reachability, count(*)::text AS n
-         FROM cluster GROUP BY 1`,
-    );
     this.metrics.clusters.reset();
-    for (const r of reach) this.metrics.clusters.set({ reachability: r.reachability }, Number(r.n));
+    for (const r of await reachabilityTotals(this.db)) this.metrics.clusters.set({ reachability: r.reachability }, r.n);
   }
 
   /** Gives back every lease and closes connections (shutdown). */

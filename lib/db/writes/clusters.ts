@@ -24,6 +24,36 @@ export interface ClusterRow {
   lastSuccessAt: Date | null;
 }
 
+const CLUSTER_ROW_COLUMNS = `id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, provisioning, "kubernetesVersion", "eksVersion",
+            "platformVersion", "fluxVersion", "kubeletVersions", "lastSuccessAt"`;
+
+/** The clusters of these names (nudges name clusters). */
+export async function clustersByName(db: Db, names: string[]): Promise<ClusterRow[]> {
+  const { rows } = await db.query<ClusterRow>(`SELECT ${CLUSTER_ROW_COLUMNS} FROM cluster WHERE name = ANY($1::text[])`, [names]);
+  return rows;
+}
+
+/** Clusters per reachability, as the pages derive it (the collector's /metrics gauge). */
+export async function reachabilityTotals(db: Db): Promise<Array<{ reachability: string; n: number }>> {
+  const { rows } = await db.query<{ reachability: string; n: string }>(
+    `SELECT CASE WHEN lifecycle = 'gone' THEN 'gone'
+                 WHEN provisioning IS NOT NULL THEN 'provisioning'
+                 WHEN "lastSuccessAt" IS NULL AND "lastErrorAt" IS NULL THEN 'pending'
+                 WHEN "lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt" THEN 'unreachable'
+                 ELSE 'reachable' END AS reachability, count(*)::text AS n
+       FROM cluster GROUP BY 1`,
+  );
+  return rows.map((r) => ({ reachability: r.reachability, n: Number(r.n) }));
+}
+
+/** EKS versions of active clusters (whose add-on catalogues the collector keeps). */
+export async function eksVersionsInUse(db: Db): Promise<string[]> {
+  const { rows } = await db.query<{ v: string }>(
+    `SELECT DISTINCT "eksVersion" AS v FROM cluster WHERE "eksVersion" IS NOT NULL AND lifecycle = 'active'`,
+  );
+  return rows.map((r) => r.v);
+}
+
 export async function listClusters(db: Db, options: { activeOnly?: boolean } = {}): Promise<ClusterRow[]> {
   const { rows } = await db.query<ClusterRow>(
     `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, provisioning, "kubernetesVersion", "eksVersion",

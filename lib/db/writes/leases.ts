@@ -96,3 +96,12 @@ export async function heldLeases(db: Db, holder: string): Promise<number[]> {
   );
   return rows.map((r) => r.clusterId);
 }
+
+/** Names of the clusters whose live lease this holder has (operator actions are claimed only for those). */
+export async function leasedClusterNames(db: Db, holder: string): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `SELECT c.name FROM cluster c JOIN collector_lease l ON l."clusterId" = c.id WHERE l.holder = $1 AND l."expiresAt" > now()`,
+    [holder],
+  );
+  return rows.map((r) => r.name);
+}

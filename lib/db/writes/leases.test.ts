@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_OPTIONS } from "../db/client";
-import { useTestDatabase } from "../testing/db";
+import { SESSION_OPTIONS } from "../client";
+import { useTestDatabase } from "../../testing/db";
 import { acquireLeases, heartbeatLeaseId, heldLeases, releaseLeases, renewLease } from "./leases";
 
 const db = useTestDatabase();
