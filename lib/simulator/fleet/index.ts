@@ -8,6 +8,8 @@ import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
 import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, helmAttempt, tickPhase } from "./timeline";
 import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
+import { HELM_ADDONS } from "./catalogue";
+import { PODINFO_OCI } from "./old-cluster";
 import { controlPlaneAt, gitVersionOf } from "./versions";
 
 export { DISCOVERY_LABEL, LABEL_SECRETS_NAMESPACE, COMPOSITE_API, connectionSecretOf, eksArn, oidcIssuer } from "./hub";
@@ -41,6 +43,12 @@ export interface ScenarioFacts {
   scheduledUpgrade?: { cluster: string; from: string; to: string };
   unreachable?: { cluster: string };
   expiredToken?: { cluster: string };
+  /** On 1.27, a year past end of extended support (old-cluster.ts). */
+  pastExtendedSupport?: { cluster: string; version: string; endOfExtendedSupport: string };
+  /** A HelmRelease whose install failed (nothing deployed), next to installed releases of the chart elsewhere (from 21 objects per spoke). */
+  failedInstall?: { cluster: string; namespace: string; name: string; chart: string };
+  /** A chart pulled from an OCI HelmRepository on one spoke and over HTTPS on the others (from 18 objects per spoke). */
+  dualSourceChart?: { chart: string; ociCluster: string; ociUrl: string; httpsUrl: string };
   labelOnly: string[];
   eksOnly: string[];
   crossplaneOnly: string[];
@@ -232,6 +240,17 @@ function scenarioFacts(spokes: SpokeSpec[]): ScenarioFacts {
     facts.nodeGroupSkew = { cluster: at(ROLE_INDEX.nodeGroupSkew)!, controlPlane: "1.34", nodegroup: "batch", nodegroupVersion: "1.32" };
   if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, from: "1.34", to: "1.35" };
   if (at(ROLE_INDEX.unreachable)) facts.unreachable = { cluster: at(ROLE_INDEX.unreachable)! };
+  const old = at(ROLE_INDEX.pastExtendedSupport);
+  if (old) {
+    facts.pastExtendedSupport = { cluster: old, version: "1.27", endOfExtendedSupport: "2025-07-24" };
+    facts.failedInstall = { cluster: old, namespace: "kube-system", name: "metrics-server", chart: "metrics-server" };
+    facts.dualSourceChart = {
+      chart: "podinfo",
+      ociCluster: old,
+      ociUrl: PODINFO_OCI.url,
+      httpsUrl: HELM_ADDONS.find((a) => a.name === "podinfo")!.source.url,
+    };
+  }
   if (at(ROLE_INDEX.expiredToken)) facts.expiredToken = { cluster: at(ROLE_INDEX.expiredToken)! };
   return facts;
 }

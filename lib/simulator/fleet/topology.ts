@@ -29,7 +29,8 @@ export type ScenarioRole =
   | "node-group-skew"
   | "scheduled-upgrade"
   | "unreachable"
-  | "expired-token";
+  | "expired-token"
+  | "past-extended-support";
 
 export interface SpokeSpec {
   index: number;
@@ -68,6 +69,8 @@ export const ROLE_INDEX = {
   suspended: 6,
   nodeGroupSkew: 7,
   scheduledUpgrade: 8,
+  /** on 1.27, past end of extended support; also a release whose install failed and podinfo from OCI (old-cluster.ts) */
+  pastExtendedSupport: 9,
   unreachable: 10,
 } as const;
 
@@ -130,6 +133,10 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
       break;
     case ROLE_INDEX.unreachable:
       roles.push("unreachable");
+      break;
+    case ROLE_INDEX.pastExtendedSupport:
+      roles.push("past-extended-support");
+      version = "1.27";
       break;
     case ROLE_INDEX.expiredToken:
       roles.push("expired-token");
