@@ -5,7 +5,7 @@
 // is not observed now is listed with what we know and counted apart, never summed as $0.
 import { z } from "zod";
 import { toCsv } from "./csv";
-import type { VersionKnowledge } from "./known-version";
+import { describeKnowledge, type VersionKnowledge } from "./known-version";
 import { autoUpgradedAtEndOfStandard, extendedCostUntil, type SupportInfo } from "./support";
 
 const DAY_MS = 86_400_000;
@@ -75,6 +75,8 @@ export interface DeadlineRow {
   region: string | null;
   version: string | null;
   versionSource: VersionKnowledge["source"];
+  /** "1.34", "1.34 (last known, 3 h ago)", "unknown — never reached yet". */
+  versionLabel: string;
   /** For a version not observed now: when it was last confirmed, and why it is not observed. */
   versionAsOf: string | null;
   versionWhy: string | null;
@@ -166,6 +168,7 @@ function row(c: DeadlineInput, date: Date, now: Date): DeadlineRow {
     region: c.region,
     version: c.knowledge.version,
     versionSource: c.knowledge.source,
+    versionLabel: describeKnowledge(c.knowledge),
     versionAsOf: c.knowledge.asOf,
     versionWhy: c.knowledge.why,
     endOfStandardSupport: s?.endOfStandardSupport ?? null,

@@ -48,9 +48,11 @@ const WHY_BY_KIND: Record<string, string> = {
 export function unreachableReason(
   input: Pick<VersionKnowledgeInput, "reachability" | "lastErrorKind" | "lastError" | "eksAccess">,
 ): string {
-  if (input.reachability === "pending") return "never reached yet";
   if (input.reachability === "gone") return "no longer discovered";
-  const base = (input.lastErrorKind && WHY_BY_KIND[input.lastErrorKind]) || firstLine(input.lastError) || "unreachable";
+  const base =
+    input.reachability === "pending"
+      ? "never reached yet"
+      : (input.lastErrorKind && WHY_BY_KIND[input.lastErrorKind]) || firstLine(input.lastError) || "unreachable";
   return input.eksAccess ? base : `${base}; no EKS API access`;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildAddonMatrix, upstreamKey, type UpstreamInfo } from "./addon-matrix";
 import { addonFigures, clusterFigures, newestAvailable } from "./fleet-figures";
 import { clusterVersionAt, matrixInputAt, type FleetHistory, type HistoryCluster, type HistoryRelease } from "./fleet-history";
-import { trendSeries } from "./trends";
+import { trendPointAt, trendSeries } from "./trends";
 
 const d = (iso: string) => new Date(iso);
 const now = d("2026-11-23T15:00:00Z");
@@ -131,5 +131,7 @@ describe("upgrade trends", () => {
       addonsWithKnownLatest: addons.withKnownLatest,
     });
     expect(addons).toEqual({ addons: 3, installations: 5, onLatest: 3, withKnownLatest: 5 });
+    // Computed directly (as the page does for today) or swept from the first day: the same point.
+    expect(trendPointAt(history, { upstream, versionInfo: new Map(), now }, now.getTime())).toEqual(points.at(-1));
   });
 });

@@ -5,11 +5,12 @@
 //
 // A year of a thousand clusters is 365 matrices of ~20,000 cells: instead of rebuilding each day, the
 // sweep recomputes only the cells whose releases, add-ons or cluster changed since the day before.
-import { eksCell, fluxCell, helmCell, cellShare, upstreamKey, type MatrixInput } from "./addon-matrix";
-import { clusterFigures, newestAvailable, share } from "./fleet-figures";
+import { buildAddonMatrix, eksCell, fluxCell, helmCell, cellShare, upstreamKey, type MatrixInput } from "./addon-matrix";
+import { addonFigures, clusterFigures, newestAvailable, share } from "./fleet-figures";
 import {
   clusterVersionAt,
   managedAt,
+  matrixInputAt,
   present,
   releaseAt,
   valueAt,
@@ -176,7 +177,6 @@ export function trendSeries(h: FleetHistory, o: TrendOptions): TrendPoint[] {
   let next = 0;
   for (let dayStart = start.getTime(); dayStart <= o.to.getTime() && dayStart <= now; dayStart += DAY_MS) {
     const t = Math.min(dayStart + DAY_MS - 1, now);
-    const at = new Date(t);
     const date = utcDay(new Date(dayStart));
     while (next < events.length && events[next].t <= t) for (const i of events[next++].cells) dirty.add(i);
     for (const i of dirty) {
@@ -188,22 +188,7 @@ export function trendSeries(h: FleetHistory, o: TrendOptions): TrendPoint[] {
 
     // Clusters and Flux (its latest is the fleet's newest that day): recounted every day.
     const live = h.clusters.filter((c) => present(c.firstSeenAt, c.goneAt, t));
-    const versions = live.map((c) => clusterVersionAt(c, t));
-    const newest = newestAvailable(o.versionInfo, versions, at);
-    const figures = clusterFigures(versions, newest);
-    let standard = 0;
-    let extended = 0;
-    let unsupported = 0;
-    const lags: number[] = [];
-    for (const v of versions) {
-      if (!v) continue;
-      const status = statusOf(v, date, at);
-      if (status === "STANDARD_SUPPORT") standard++;
-      else if (status === "EXTENDED_SUPPORT") extended++;
-      else if (status === "UNSUPPORTED") unsupported++;
-      const lag = newest ? minorsBehind(v, newest) : null;
-      if (lag !== null) lags.push(Math.max(0, lag));
-    }
+    const clusters = clusterPart(live, t, o, statusOf, date);
     const fluxVersions = live.map((c) => ({ cluster: c.name, version: valueAt(c.fluxChanges, c.fluxVersion, t) })).filter((f) => f.version);
     const fluxNewest = fleetNewest(fluxVersions.map((f) => f.version));
     let fluxCounted = 0;
@@ -219,23 +204,86 @@ export function trendSeries(h: FleetHistory, o: TrendOptions): TrendPoint[] {
     const withKnownLatest = totals.counted + fluxCounted;
     points.push({
       date,
-      clusters: figures.clusters,
-      versionUnknown: figures.versionUnknown,
-      byVersion: figures.byVersion,
-      newestVersion: newest,
-      onNewest: figures.onNewest,
-      onNewestShare: share(figures.onNewest, figures.withVersion),
-      standard,
-      extended,
-      unsupported,
-      supportedShare: share(standard, figures.withVersion),
+      ...clusters,
       addons: rows,
       addonInstallations: totals.installations + fluxVersions.length,
       addonsOnLatest: onLatest,
       addonsWithKnownLatest: withKnownLatest,
       addonLatestShare: share(onLatest, withKnownLatest),
-      medianLag: median(lags),
     });
   }
   return points;
+}
+
+type ClusterPart = Omit<
+  TrendPoint,
+  "date" | "addons" | "addonInstallations" | "addonsOnLatest" | "addonsWithKnownLatest" | "addonLatestShare"
+>;
+
+/** The cluster half of a point: versions, support, the newest version and the lag behind it. */
+function clusterPart(
+  live: readonly FleetHistory["clusters"][number][],
+  t: number,
+  o: Pick<TrendOptions, "versionInfo">,
+  statusOf: (minor: string, day: string, at: Date) => string | null,
+  date: string,
+): ClusterPart {
+  const at = new Date(t);
+  const versions = live.map((c) => clusterVersionAt(c, t));
+  const newest = newestAvailable(o.versionInfo, versions, at);
+  const figures = clusterFigures(versions, newest);
+  let standard = 0;
+  let extended = 0;
+  let unsupported = 0;
+  const lags: number[] = [];
+  for (const v of versions) {
+    if (!v) continue;
+    const status = statusOf(v, date, at);
+    if (status === "STANDARD_SUPPORT") standard++;
+    else if (status === "EXTENDED_SUPPORT") extended++;
+    else if (status === "UNSUPPORTED") unsupported++;
+    const lag = newest ? minorsBehind(v, newest) : null;
+    if (lag !== null) lags.push(Math.max(0, lag));
+  }
+  return {
+    clusters: figures.clusters,
+    versionUnknown: figures.versionUnknown,
+    byVersion: figures.byVersion,
+    newestVersion: newest,
+    onNewest: figures.onNewest,
+    onNewestShare: share(figures.onNewest, figures.withVersion),
+    standard,
+    extended,
+    unsupported,
+    supportedShare: share(standard, figures.withVersion),
+    medianLag: median(lags),
+  };
+}
+
+/**
+ * One point computed directly (not swept): the whole matrix at `t`. Today's point this way costs one
+ * matrix, which the add-on page builds anyway; the days before it come from the sweep.
+ */
+export function trendPointAt(h: FleetHistory, o: Omit<TrendOptions, "from" | "to">, t: number): TrendPoint {
+  const date = utcDay(new Date(t));
+  const input = matrixInputAt(h, t, o.now.getTime());
+  const rows = buildAddonMatrix({
+    clusters: input.clusters.map((c) => c.name),
+    helm: input.helm,
+    upstream: o.upstream,
+    managed: input.managed,
+    flux: input.flux,
+  });
+  const addons = addonFigures(rows);
+  const statusOf = (minor: string, _day: string, at: Date) =>
+    supportInfo(minor, o.versionInfo.get(minor) ?? null, at)?.versionStatus ?? null;
+  return {
+    date,
+    ...clusterPart(input.clusters, t, o, statusOf, date),
+    addons: addons.addons,
+    addonInstallations: addons.installations,
+    addonsOnLatest: addons.onLatest,
+    addonsWithKnownLatest: addons.withKnownLatest,
+    addonLatestShare: share(addons.onLatest, addons.withKnownLatest),
+  };
 }
