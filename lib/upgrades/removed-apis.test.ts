@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findRemovedApis, inventoryRefs, parseInventoryEntry, REMOVED_APIS, removedApiUses } from "./removed-apis";
+import { inventoryRefs, parseInventoryEntry, REMOVED_APIS, removedApiUses } from "./removed-apis";
 
 describe("Flux inventory entries", () => {
   it.each([
@@ -48,16 +48,23 @@ describe("removed APIs", () => {
     ],
   });
   it.each([
-    // target, from, expected kinds
-    ["1.21", undefined, []],
-    ["1.22", undefined, ["Ingress"]],
-    ["1.25", "1.24", ["PodDisruptionBudget", "CronJob"]],
-    ["1.26", "1.25", ["HorizontalPodAutoscaler"]],
-    ["1.31", "1.30", []],
-    ["1.32", "1.31", ["FlowSchema"]],
-    ["1.34", undefined, ["PodDisruptionBudget", "HorizontalPodAutoscaler", "FlowSchema", "Ingress", "CronJob"]],
-  ])("not served at %s (after %s)", (target, from, kinds) => {
-    expect(findRemovedApis(refs, target, from).map((u) => u.kind)).toEqual(kinds);
+    // current → next: what the upgrade newly breaks
+    ["1.20", "1.21", []],
+    ["1.21", "1.22", ["Ingress"]],
+    ["1.24", "1.25", ["PodDisruptionBudget", "CronJob"]],
+    ["1.25", "1.26", ["HorizontalPodAutoscaler"]],
+    ["1.30", "1.31", []],
+    ["1.31", "1.32", ["FlowSchema"]],
+  ])("removed by %s → %s", (current, next, kinds) => {
+    expect(
+      removedApiUses(refs, current, next)
+        .filter((u) => u.stage === "next")
+        .map((u) => u.kind)
+        .sort(),
+    ).toEqual([...kinds].sort());
+  });
+  it("a served version of the same kind is never a finding", () => {
+    expect(removedApiUses(refs, "1.34", "1.35").map((u) => `${u.kind}@${u.version}`)).not.toContain("HorizontalPodAutoscaler@v2");
   });
   it("table facts", () => {
     const find = (apiVersion: string, kind: string) =>

@@ -142,22 +142,6 @@ function removedApiOf(ref: Pick<InventoryRef, "group" | "version" | "kind">): Re
   return REMOVED_APIS.find((a) => a.group === ref.group && a.version === ref.version && a.kind === ref.kind);
 }
 
-/**
- * Inventory entries whose API version is no longer served at `targetMinor` ("1.34"). With `fromMinor`,
- * only removals after it (fromMinor < removedIn ≤ targetMinor), i.e. what this upgrade newly breaks;
- * without it, everything not served at the target.
- */
-export function findRemovedApis(refs: readonly InventoryRef[], targetMinor: string, fromMinor?: string): RemovedApiUse[] {
-  const target = minorOf(targetMinor);
-  const from = fromMinor ? minorOf(fromMinor) : -Infinity;
-  const uses: RemovedApiUse[] = [];
-  for (const ref of refs) {
-    const removed = removedApiOf(ref);
-    if (removed && minorOf(removed.removedIn) <= target && minorOf(removed.removedIn) > from) uses.push({ ...ref, removed });
-  }
-  return uses;
-}
-
 export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
