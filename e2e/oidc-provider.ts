@@ -22,7 +22,6 @@ const USERS: Record<string, { name: string; email: string; groups: string[] }> =
   admin: { name: "Ada Admin", email: "ada@example.com", groups: [TEST_GROUPS.admin] },
   outsider: { name: "Olga Outsider", email: "olga@example.com", groups: ["marketing"] },
 };
-export type TestUser = keyof typeof USERS;
 
 export interface TestOidcProvider {
   issuer: string;

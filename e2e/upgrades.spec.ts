@@ -80,15 +80,13 @@ function expectedStanding(applied: string, latest: string): string {
 
 async function cellsOf(page: Page, addon: string) {
   const row = page.locator(`tr[data-addon="${addon}"][data-kind="helm"]`).first();
-  return row
-    .locator("td[data-cluster]")
-    .evaluateAll((tds) =>
-      tds.map((td) => ({
-        cluster: td.getAttribute("data-cluster")!,
-        standing: td.getAttribute("data-standing")!,
-        applied: td.querySelector(".font-mono")?.textContent ?? "",
-      })),
-    );
+  return row.locator("td[data-cluster]").evaluateAll((tds) =>
+    tds.map((td) => ({
+      cluster: td.getAttribute("data-cluster")!,
+      standing: td.getAttribute("data-standing")!,
+      applied: td.querySelector(".font-mono")?.textContent ?? "",
+    })),
+  );
 }
 
 test("the add-on matrix shows mixed chart versions with the right standings, hover details and a CSV export", async ({ page }) => {

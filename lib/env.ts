@@ -127,8 +127,3 @@ export function env(): Env {
 export function resetEnvCache(): void {
   cached = undefined;
 }
-
-/** Raw access for the few settings that belong to child processes (e.g. PATH for kubectl in tests). */
-export function rawEnv(name: string): string | undefined {
-  return process.env[name];
-}

@@ -29,19 +29,21 @@ export class NotFoundError extends AppError {
   }
 }
 
-export class ValidationError extends AppError {
-  constructor(message: string) {
-    super(message, "invalid_request", 400);
-  }
-}
-
-/** The first line of any thrown value, for logs and one-line CLI errors. */
-export function oneLine(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+/**
+ * The first non-empty line of any thrown value (an Error's message, an SDK error object's message, or the
+ * value as text), for logs and one-line errors; `fallback` when there is none.
+ */
+export function oneLine(err: unknown, fallback = "unknown error"): string {
+  const text =
+    err instanceof Error
+      ? err.message
+      : typeof err === "object" && err && "message" in err && typeof err.message === "string"
+        ? err.message
+        : String(err);
   return (
     text
       .split("\n")
       .find((l) => l.trim() !== "")
-      ?.trim() ?? "unknown error"
+      ?.trim() ?? fallback
   );
 }

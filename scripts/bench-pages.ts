@@ -134,7 +134,7 @@ async function addHistory(db: pg.Client): Promise<Record<string, number>> {
   await db.query("VACUUM ANALYZE");
   const counts: Record<string, number> = {};
   for (const table of ["cluster", "flux_object", "flux_object_transition", "cluster_version_change", "kube_event", "webhook_event"]) {
-    counts[table] = Number((await db.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n);
+    counts[table] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
   }
   return counts;
 }

@@ -238,7 +238,7 @@ async function workerMain(dir: string) {
 
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
-  const count = async (table: string) => Number((await db.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+  const count = async (table: string) => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
   const measure = async () => {
     const cpu0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();

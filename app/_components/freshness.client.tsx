@@ -1,22 +1,17 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { fetchJson } from "./fetch-json";
 import type { Freshness } from "@/lib/db/queries/freshness";
 import { queryKeys } from "@/lib/query-keys";
 import { RelativeTime } from "./relative-time.client";
 import { useNow } from "./use-now.client";
 
-async function fetchFreshness(): Promise<Freshness> {
-  const res = await fetch("/api/freshness", { cache: "no-store" });
-  if (!res.ok) throw new Error(`freshness: HTTP ${res.status}`);
-  return res.json();
-}
-
 /** "Data from 40 s ago · 11/12 clusters reachable", kept current while the page is open. */
 export function FreshnessBadge({ initial }: { initial: Freshness }) {
   const { data, isError } = useQuery({
     queryKey: queryKeys.freshness(),
-    queryFn: fetchFreshness,
+    queryFn: () => fetchJson<Freshness>("/api/freshness", "freshness"),
     initialData: initial,
     refetchInterval: 15_000,
   });

@@ -2,7 +2,8 @@
 // The web app never talks to a cluster; the collector holds the credentials and writes the audit entry.
 import { getPool, getPrisma } from "../db/client";
 import type { Session } from "../auth/session";
-import { ACTION_CHANNEL, type ActionRequest, type ActionResult } from "./types";
+import { ACTION_CHANNEL } from "../db/channels";
+import type { ActionRequest, ActionResult } from "./types";
 
 /** Flux kind names as the collector stores them, keyed by the lower-case URL form. */
 const KIND_NAMES: Record<string, string> = {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ACTION_CHANNEL } from "@/lib/actions/types";
+import { ACTION_CHANNEL } from "@/lib/db/channels";
 import { csrfToken } from "@/lib/auth/csrf";
 import { SESSION_COOKIE, sealSession, type Session } from "@/lib/auth/session";
 import { processOperatorActions } from "@/lib/collector/actions";

@@ -3,8 +3,6 @@ import { z } from "zod";
 
 export const OPERATOR_ACTIONS = ["reconcile", "suspend", "resume"] as const;
 export type OperatorActionName = (typeof OPERATOR_ACTIONS)[number];
-/** NOTIFY channel the collector listens on; the payload is the operator_action id. */
-export const ACTION_CHANNEL = "crows_nest_action";
 /** Kinds that accept the flux CLI patches, lower case as in URLs. */
 export const ACTIONABLE_KINDS = ["kustomization", "helmrelease", "gitrepository", "ocirepository", "helmrepository", "helmchart"] as const;
 

@@ -9,8 +9,6 @@ import { roleAtLeast, type Role } from "./roles";
 import { readCookie, sessionFromCookie } from "./resolve";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Session } from "./session";
 
-export { LOCAL_SESSION } from "./resolve";
-
 /** The session of the current request (server components, server actions, route handlers). */
 export async function getSession(): Promise<Session | null> {
   const jar = await cookies();

@@ -8,7 +8,7 @@ import { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentialIdentity } from "@smithy/types";
 
 export const TOKEN_PREFIX = "k8s-aws-v1.";
-export const CLUSTER_ID_HEADER = "x-k8s-aws-id";
+const CLUSTER_ID_HEADER = "x-k8s-aws-id";
 export const TOKEN_LIFETIME_MS = 14 * 60_000;
 const REFRESH_BEFORE_MS = 60_000;
 

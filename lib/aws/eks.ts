@@ -21,6 +21,7 @@ import {
   type Nodegroup,
 } from "@aws-sdk/client-eks";
 import type { CredentialSource } from "./credentials";
+import { oneLine } from "../errors";
 
 export interface EksClusterInfo {
   name: string;
@@ -299,7 +300,7 @@ export function describeAwsError(err: unknown): {
   const e = err as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   const status = e?.$metadata?.httpStatusCode;
   const name = e?.name ?? "Error";
-  const message = `${name}: ${(e?.message ?? String(err)).split("\n")[0]}`.slice(0, 500);
+  const message = `${name}: ${oneLine(err)}`.slice(0, 500);
   if (
     status === 401 ||
     status === 403 ||

@@ -14,9 +14,8 @@ import type { KubeClusterClient } from "../kube/client";
 import { ClusterRequestError } from "../kube/errors";
 import { logger } from "../logger";
 import { OPERATOR_ACTIONS, type OperatorActionName } from "../actions/types";
+import { NUDGE_CHANNEL } from "../db/channels";
 
-export { ACTION_CHANNEL } from "../actions/types";
-export const NUDGE_CHANNEL = "crows_nest_nudge";
 /** A pending action nobody could carry out in this time is failed (the web app waits ~10 s). */
 export const ACTION_EXPIRY_SECONDS = 60;
 

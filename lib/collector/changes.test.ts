@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { objectKey, toFluxObject } from "../kube/flux";
 import type { FluxObjectRecord } from "../kube/types";
-import { applyPlan, changedFields, healthCounts, planObjectWrites, type KnownObject } from "./changes";
+import type { KnownObject } from "../db/types";
+import { applyPlan, changedFields, healthCounts, planObjectWrites } from "./changes";
 
 function makeKustomization(
   opts: {

@@ -1,21 +1,9 @@
 // Change detection, pure: given what we stored for a cluster and what a poll found, decide which rows to
 // write. Nothing is written for an object whose content hash did not change; history gets a row only when
 // a field a person cares about changed.
+import type { KnownObject, ObjectPlan } from "../db/types";
 import { caredFields, contentHash, objectKey, type CaredFields } from "../kube/flux";
 import type { FluxKind, FluxObjectRecord } from "../kube/types";
-
-/** What we remember per stored object (loaded once per cluster, then kept in memory). */
-export interface KnownObject {
-  id: string;
-  kind: string;
-  hash: string;
-  cared: CaredFields;
-  firstFailedAt: string | null;
-  lastReadyAt: string | null;
-  lastGoodRevision: string | null;
-  lastReconcileAt: string | null;
-  deleted: boolean;
-}
 
 /** Live objects per kind and stored health: what the fleet overview shows per cluster. */
 export function healthCounts(known: Map<string, KnownObject>): Record<string, Record<string, number>> {
@@ -26,31 +14,6 @@ export function healthCounts(known: Map<string, KnownObject>): Record<string, Re
     byHealth[k.cared.health] = (byHealth[k.cared.health] ?? 0) + 1;
   }
   return out;
-}
-
-export interface ObjectUpsert {
-  key: string;
-  record: FluxObjectRecord;
-  hash: string;
-  firstFailedAt: string | null;
-  lastReadyAt: string | null;
-  lastGoodRevision: string | null;
-}
-
-export interface TransitionRow {
-  key: string;
-  at: string;
-  change: "created" | "changed" | "deleted";
-  fields: string[];
-  previousHealth: string | null;
-  cared: CaredFields;
-}
-
-export interface ObjectPlan {
-  upserts: ObjectUpsert[];
-  transitions: TransitionRow[];
-  /** Keys of stored objects that vanished from the cluster. */
-  deletions: string[];
 }
 
 const FAILING = new Set(["failing", "stalled"]);

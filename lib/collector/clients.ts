@@ -9,7 +9,8 @@ import { createClusterClient, type ClientOptions, type KubeClusterClient } from 
 import { ClusterRequestError } from "../kube/errors";
 import { fromParts, kubeconfigFromSecret, KubeconfigError } from "../kube/kubeconfig";
 import { VIA_ORDER, type SecretStore } from "./discovery";
-import type { AccessPath } from "./types";
+import type { AccessPath } from "../db/types";
+import { oneLine } from "../errors";
 
 export type { KubeClusterClient } from "../kube/client";
 
@@ -38,10 +39,7 @@ export interface ConnectionContext {
 async function eksToken(ctx: ConnectionContext, eksName: string, region: string): Promise<string> {
   if (!ctx.aws) throw new ClusterRequestError("no AWS identity configured for EKS tokens (set EKS_REGIONS or AWS credentials)", "auth");
   const { credentials, roleArn } = await ctx.aws.forCluster(eksName, region).catch((err: unknown) => {
-    throw new ClusterRequestError(
-      `AWS credentials unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
-      "auth",
-    );
+    throw new ClusterRequestError(`AWS credentials unavailable: ${oneLine(err)}`, "auth");
   });
   const key = `${roleArn ?? credentials.accessKeyId}|${region}|${eksName}`;
   const { token } = await ctx.tokens.get(key, () =>
@@ -104,23 +102,4 @@ export async function kubeconfigFor(cluster: ClusterAccess, ctx: ConnectionConte
 export async function connectCluster(cluster: ClusterAccess, ctx: ConnectionContext): Promise<KubeClusterClient> {
   const kc = await kubeconfigFor(cluster, ctx);
   return createClusterClient(cluster.name, kc, ctx.client);
-}
-
-// --- the seam for other jobs running in the collector process -----------------------------------
-
-type Resolver = (clusterName: string) => Promise<KubeClusterClient>;
-let resolver: Resolver | undefined;
-
-/** The collector registers how to reach clusters once it has started. */
-export function setClusterClientResolver(next: Resolver | undefined): void {
-  resolver = next;
-}
-
-/**
- * An authenticated client for a cluster by its name (as in cluster.name), with its connection secret
- * re-read. Use `getJson` / `mergePatch`. Throws ClusterRequestError (with `.kind`) when it cannot.
- */
-export async function getClusterClient(clusterName: string): Promise<KubeClusterClient> {
-  if (!resolver) throw new Error("the collector has not started: no cluster clients available");
-  return resolver(clusterName);
 }

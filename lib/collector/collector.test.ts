@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NUDGE_CHANNEL } from "../db/channels";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
 import { useTestDatabase } from "../testing/db";
@@ -394,7 +395,7 @@ describe("collector against the fleet simulator", () => {
         `INSERT INTO collector_nudge ("clusterName", kind, namespace, name, reason) VALUES ($1, 'Kustomization', 'flux-system', 'apps', 'webhook') RETURNING id::text AS id`,
         [target],
       );
-      await db.pool().query(`SELECT pg_notify('crows_nest_nudge', $1)`, [target]);
+      await db.pool().query(`SELECT pg_notify($1, $2)`, [NUDGE_CHANNEL, target]);
       const handled = await until("the nudge to be handled", async () => {
         const [row] = await q<{ handledAt: Date | null }>(`SELECT "handledAt" FROM collector_nudge WHERE id = $1`, [id]);
         return row.handledAt ?? undefined;

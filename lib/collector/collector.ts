@@ -8,6 +8,7 @@ import type pg from "pg";
 import { AwsCredentials } from "../aws/credentials";
 import { describeAwsError, EksApi, type EksClusterInfo } from "../aws/eks";
 import { EksTokenCache } from "../aws/eks-token";
+import { mapLimit } from "../concurrency";
 import { createClusterClient, releaseAgents } from "../kube/client";
 import { ClusterRequestError } from "../kube/errors";
 import { objectKey } from "../kube/flux";
@@ -28,12 +29,14 @@ import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEks
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
 import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
-import { applyPlan, healthCounts, planObjectWrites, type KnownObject } from "./changes";
-import { connectCluster, setClusterClientResolver, type ClusterAccess, type ConnectionContext } from "./clients";
+import { applyPlan, healthCounts, planObjectWrites } from "./changes";
+import type { KnownObject } from "../db/types";
+import { connectCluster, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
 import { acquireLeases, GLOBAL_JOBS_LEASE, liveReplicas, releaseLeases, renewLease } from "./leases";
 import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
+import { oneLine } from "../errors";
 
 export interface CollectorSettings {
   replica?: string;
@@ -118,7 +121,6 @@ export class Collector {
     // Also used without EKS regions: connection secrets with an endpoint but no token get an EKS token.
     this.aws = new AwsCredentials({ assumeRoles: settings.eksAssumeRoles, stsEndpoint: settings.stsEndpoint });
     for (const region of settings.eksRegions) this.eksApi(region);
-    setClusterClientResolver((name) => this.clientByName(name));
   }
 
   private eksApi(region: string): EksApi {
@@ -157,7 +159,11 @@ export class Collector {
       aws: this.aws,
       stsEndpoint: this.settings.stsEndpoint,
       tokens: this.tokens,
-      describeEks: async (name, region) => this.describe(this.eksApi(region), name).catch(() => undefined),
+      describeEks: async (name, region) =>
+        this.describe(this.eksApi(region), name).catch((err: unknown) => {
+          this.log.debug({ cluster: name, region, error: describeAwsError(err).message }, "DescribeCluster failed; connecting without it");
+          return undefined;
+        }),
       client: {
         timeoutMs: this.settings.requestTimeoutMs,
         onRequest: () => {
@@ -203,7 +209,7 @@ export class Collector {
       });
       problems.push(...discovery.problems);
     } catch (err) {
-      problems.push(`hub: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+      problems.push(`hub: ${oneLine(err)}`);
     }
     this.secrets = discovery?.secrets ?? new SecretStore(hub);
     let rowsWritten = 0;
@@ -234,17 +240,13 @@ export class Collector {
     let failed = 0;
     let objects = 0;
     let historyRows = 0;
-    const queue = [...mine];
-    const worker = async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) {
-        const result = await this.pollClusterOnce(c);
-        if (!result.ok) failed++;
-        objects += result.objects;
-        rowsWritten += result.rowsWritten;
-        historyRows += result.historyRows;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, Math.max(1, queue.length)) }, worker));
+    await mapLimit(mine, this.settings.concurrency, async (c) => {
+      const result = await this.pollClusterOnce(c);
+      if (!result.ok) failed++;
+      objects += result.objects;
+      rowsWritten += result.rowsWritten;
+      historyRows += result.historyRows;
+    });
     await this.flushSuccesses();
     phases.pollsMs = Date.now() - mark;
     mark = Date.now();
@@ -272,7 +274,7 @@ export class Collector {
     await finishRun(this.db, runId, { finishedAt: new Date(), ...summary });
     this.metrics?.cycleSeconds.observe(durationMs / 1000);
     this.metrics?.lastCycleSeconds.set(durationMs / 1000);
-    await this.refreshGauges().catch(() => {});
+    await this.refreshGauges().catch((err: unknown) => this.log.debug({ error: oneLine(err) }, "fleet gauges not refreshed"));
     this.log.info({ ...summary, ...phases, pollTime: this.timing, discoveryProblems: problems.length }, "cycle finished");
     return summary;
   }
@@ -326,7 +328,7 @@ export class Collector {
   /** Polls one cluster unless another poll of it is running in this process (then waits for that one). */
   async pollClusterOnce(cluster: ClusterRow): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
     const running = this.inFlight.get(cluster.id);
-    if (running) await running.catch(() => {});
+    if (running) await running; // never rejects: it only marks the end of that poll
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => (resolveDone = r));
     this.inFlight.set(cluster.id, done);
@@ -447,11 +449,10 @@ export class Collector {
       });
       return { ok: !poll.error, objects: poll.records.length, rowsWritten, historyRows };
     } catch (err) {
-      const e =
-        err instanceof ClusterRequestError
-          ? err
-          : new ClusterRequestError(err instanceof Error ? err.message.split("\n")[0] : String(err), "other");
-      await recordPollFailure(this.db, cluster.id, at, { message: e.message, kind: e.kind }, Date.now() - started).catch(() => {});
+      const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(oneLine(err), "other");
+      await recordPollFailure(this.db, cluster.id, at, { message: e.message, kind: e.kind }, Date.now() - started).catch((dbErr: unknown) =>
+        log.warn({ error: oneLine(dbErr) }, "could not record the poll failure"),
+      );
       this.metrics?.errors.inc({ cluster: cluster.name, kind: e.kind });
       log.warn({ kind: e.kind, error: e.message }, "cluster poll failed");
       return { ok: false, objects: 0, rowsWritten, historyRows };
@@ -467,10 +468,15 @@ export class Collector {
     if (Date.now() - last < this.settings.eksIntervalSeconds * 1000) return 0;
     const api = this.eksApi(region);
     const info = await this.describe(api, name, 0);
+    // A part that could not be read is stored as not read (null), never as empty.
+    const notRead = (part: string) => (err: unknown) => {
+      this.log.debug({ cluster: cluster.name, part, error: describeAwsError(err).message }, "EKS read failed");
+      return null;
+    };
     const [nodeGroups, addons, insights] = await Promise.all([
-      api.nodeGroups(name).catch(() => null),
-      api.addons(name).catch(() => null),
-      api.insights(name).catch(() => null),
+      api.nodeGroups(name).catch(notRead("node groups")),
+      api.addons(name).catch(notRead("add-ons")),
+      api.insights(name).catch(notRead("insights")),
     ]);
     const n = await writeEksSnapshot(this.db, cluster.id, at, { cluster: info, nodeGroups, addons, insights });
     this.lastEksPoll.set(cluster.id, Date.now());
@@ -595,10 +601,11 @@ export class Collector {
 
   /** Gives back every lease and closes connections (shutdown). */
   async close(): Promise<void> {
-    setClusterClientResolver(undefined);
     await Promise.allSettled([...this.inFlight.values()]);
-    await this.flushSuccesses().catch(() => {});
-    await releaseLeases(this.db, this.replica).catch(() => {});
+    await this.flushSuccesses().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "last poll successes not recorded"));
+    await releaseLeases(this.db, this.replica).catch((err: unknown) =>
+      this.log.warn({ error: oneLine(err) }, "leases not released; other replicas take them when they expire"),
+    );
     for (const api of this.eksApis.values()) api.destroy();
     releaseAgents();
   }

@@ -3,6 +3,7 @@
 // (c) Secrets carrying the discovery label, (d) EKS ListClusters per configured region. One cluster seen
 // through several paths is merged into one (by EKS ARN, endpoint, then name).
 import type { EksApi, EksClusterInfo } from "../aws/eks";
+import { mapLimit } from "../concurrency";
 import type { KubeClusterClient } from "../kube/client";
 import {
   compositeKindsFromXrds,
@@ -18,11 +19,9 @@ import { FLUX_KINDS } from "../kube/flux";
 import { kubeconfigFromSecret, normaliseEndpoint, parseEksArn } from "../kube/kubeconfig";
 import { listAll } from "../kube/list";
 import type { ProvisioningRecord, SecretRef } from "../kube/types";
-import type { AccessPath, AccessVia, DiscoveredCluster } from "./types";
-
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw => (v && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : {});
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+import type { AccessPath, AccessVia, DiscoveredCluster } from "../db/types";
+import { obj, type Raw, str } from "../kube/raw";
+import { oneLine } from "../errors";
 
 /** Annotations a kubeconfig Secret may carry to name its cluster and region. */
 export const NAME_ANNOTATION = "crows-nest.io/cluster-name";
@@ -101,30 +100,8 @@ export interface DiscoveryResult {
   eksInfo: Map<string, EksClusterInfo>;
 }
 
-interface Candidate {
-  name: string;
-  via: AccessVia;
-  path: AccessPath;
-  endpoint: string | null;
-  eksArn: string | null;
-  eksName: string | null;
-  region: string | null;
-  accountId: string | null;
-  env: string | null;
-  team: string | null;
-  labels: Record<string, string>;
-  provisioners: ProvisioningRecord[];
-}
-
-/** Runs `fn` over `items` with at most `limit` running at once. */
-export async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: Math.min(limit, queue.length) }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
-    }),
-  );
-}
+/** One way to one cluster, before the ways to the same cluster are merged into a DiscoveredCluster. */
+type Candidate = Omit<DiscoveredCluster, "role" | "accessPaths"> & { via: AccessVia; path: AccessPath };
 
 const VIA_ORDER: AccessVia[] = ["hub", "label-secret", "flux-secret", "crossplane-secret", "eks"];
 
@@ -141,7 +118,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   const secrets = new SecretStore(hub);
   const candidates: Candidate[] = [];
   const eksInfo = new Map<string, EksClusterInfo>();
-  const note = (what: string, err: unknown) => problems.push(`${what}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+  const note = (what: string, err: unknown) => problems.push(`${what}: ${oneLine(err)}`);
 
   candidates.push({
     name: input.hubName,
@@ -223,6 +200,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
     await secrets.loadNamespace(namespace).catch((err) => note(`listing secrets in ${namespace}`, err));
   }
   for (const { ref, via, provisioner, labels } of refs) {
+    // get() only calls the API when its namespace could not be listed, which is already noted above.
     const secret = ref.name ? await secrets.get(ref.namespace, ref.name).catch(() => undefined) : undefined;
     const candidate = candidateFromSecret(ref, via, secret, provisioner, labels);
     if (candidate) candidates.push(candidate);

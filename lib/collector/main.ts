@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { closeDatabase, SESSION_OPTIONS } from "../db/client";
 import { ensureDatabase } from "../db/database";
-import { ACTION_CHANNEL } from "../actions/types";
+import { ACTION_CHANNEL, NUDGE_CHANNEL } from "../db/channels";
 import { env, resetEnvCache } from "../env";
 import { oneLine } from "../errors";
 import { loadHubConfig } from "../kube/kubeconfig";
@@ -16,9 +16,6 @@ import { loadHooks } from "./hooks";
 import { CollectorMetrics } from "./metrics";
 
 const log = logger.child({ component: "collector" });
-
-/** The web app announces nudges and operator actions on these channels. */
-const NUDGE_CHANNEL = "crows_nest_nudge";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { once: { type: "boolean" }, help: { type: "boolean", short: "h" } }, strict: true });
@@ -127,7 +124,11 @@ async function main(): Promise<void> {
     client.on("error", (err) => {
       log.warn({ error: oneLine(err) }, "LISTEN connection lost; reconnecting");
       listener = undefined;
-      if (!stopping) setTimeout(() => void listen().catch(() => {}), 1000);
+      const retry = () =>
+        listen().catch((retryErr: unknown) =>
+          log.warn({ error: oneLine(retryErr) }, "LISTEN reconnect failed; polling the queue tables every second"),
+        );
+      if (!stopping) setTimeout(() => void retry(), 1000);
     });
     await client.connect();
     await client.query(`LISTEN ${NUDGE_CHANNEL}`);

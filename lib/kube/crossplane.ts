@@ -2,10 +2,7 @@
 // objects that point at a spoke's kubeconfig (Flux kubeConfig.secretRef).
 import { toConditions } from "./flux";
 import type { ProvisioningRecord, SecretRef } from "./types";
-
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw => (v && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : {});
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+import { arr, obj, type Raw, str } from "./raw";
 
 export interface ProvisionerKind {
   group: string;
@@ -90,7 +87,7 @@ export function compositeKindsFromXrds(xrds: Raw[]): ProvisionerKind[] {
     const spec = obj(xrd.spec);
     const group = str(spec.group);
     if (!group) continue;
-    const served = (Array.isArray(spec.versions) ? spec.versions : [])
+    const served = arr(spec.versions)
       .map(obj)
       .filter((v) => v.served !== false && typeof v.name === "string")
       .map((v) => v.name as string);

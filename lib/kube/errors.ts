@@ -1,5 +1,6 @@
 // Errors from talking to a cluster, classified into the kinds a person acts on differently.
 // Messages never carry a credential: they are built from status codes, error codes and Status messages.
+import { oneLine } from "../errors";
 
 export const ERROR_KINDS = ["auth", "tls", "timeout", "dns", "refused", "http", "other"] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -84,9 +85,7 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000);
 }
 
-function firstLine(text: string): string {
-  return (text.split("\n").find((l) => l.trim()) ?? "").trim().slice(0, 500);
-}
+const firstLine = (text: string): string => oneLine(text, "").slice(0, 500);
 
 /** Exponential backoff with full jitter, honouring a server's Retry-After (capped). */
 export function backoffMs(

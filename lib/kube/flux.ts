@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { healthFromConditions, parseGoDuration } from "../fleet/status";
 import type { Condition, FluxKind, FluxObjectRecord } from "./types";
+import { arr, num, obj, type Raw, str } from "./raw";
 
 export interface KindInfo {
   kind: FluxKind;
@@ -19,13 +20,6 @@ export const FLUX_KINDS: readonly KindInfo[] = [
   { kind: "HelmRepository", group: "source.toolkit.fluxcd.io", plural: "helmrepositories", versions: ["v1", "v1beta2"] },
   { kind: "HelmChart", group: "source.toolkit.fluxcd.io", plural: "helmcharts", versions: ["v1", "v1beta2"] },
 ];
-
-type Raw = Record<string, unknown>;
-
-const obj = (v: unknown): Raw => (v && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : {});
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 export function toConditions(value: unknown): Condition[] {
   return arr(value)

@@ -2,9 +2,7 @@
 // `spec.postBuild.substituteFrom` (and inline `spec.postBuild.substitute`). We show those variables on
 // the cluster page. Secrets named in substituteFrom are never read: their values must not leave the cluster.
 
-type Raw = Record<string, unknown>;
-const obj = (v: unknown): Raw => (v && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : {});
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+import { arr, obj, str } from "./raw";
 
 export interface SubstitutionSources {
   /** ConfigMaps to read, "namespace/name", each once. */
@@ -21,7 +19,7 @@ export function substitutionSources(kustomizations: unknown[]): SubstitutionSour
     const meta = obj(obj(item).metadata);
     const namespace = str(meta.namespace) ?? "default";
     const postBuild = obj(obj(obj(item).spec).postBuild);
-    const refs = Array.isArray(postBuild.substituteFrom) ? postBuild.substituteFrom : [];
+    const refs = arr(postBuild.substituteFrom);
     for (const ref of refs) {
       const r = obj(ref);
       const name = str(r.name);

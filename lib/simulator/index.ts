@@ -15,7 +15,7 @@ import { FleetRuntime } from "./kube/runtime";
 import { startChartMirror, type ChartMirror } from "./charts";
 
 export type { FaultSpec } from "./kube/faults";
-export { parseFaultArgument, parseFaultSpec } from "./kube/faults";
+export { parseFaultArgument } from "./kube/faults";
 
 export interface StartSimulatorOptions {
   /** Where kubeconfigs, aws.env, CAs, tokens and ports are kept (reused on restart). */

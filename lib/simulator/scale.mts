@@ -29,7 +29,7 @@ function get(endpoint: string, caData: string, token: string, path: string): Pro
       { ca: Buffer.from(caData, "base64"), headers: { Authorization: `Bearer ${token}` } },
       (res) => {
         let size = 0;
-        res.on("data", (chunk) => (size += chunk.length));
+        res.on("data", (chunk: Buffer) => (size += chunk.length));
         res.on("end", () => (res.statusCode === 200 ? resolve(size) : reject(new Error(`HTTP ${res.statusCode}`))));
       },
     );

@@ -85,12 +85,6 @@ export function kubernetesMinor(text: string | null | undefined): string | null 
   return p ? `${p.major}.${p.minor}` : null;
 }
 
-/** Minor number of a 1.x Kubernetes version ("1.33" → 33). */
-export function minorNumber(text: string | null | undefined): number | null {
-  const p = parseVersion(text);
-  return p ? p.minor : null;
-}
-
 /**
  * The control plane's minor from the two places it is read: the EKS API (eksVersion, polled every few
  * minutes) and the API server (gitVersion, polled every cycle). Versions only go up, so the newer one is

@@ -5,12 +5,11 @@
 import { createHash } from "node:crypto";
 import { AppError } from "../errors";
 import { env } from "../env";
+import { NUDGE_CHANNEL } from "../db/channels";
 import { getPool } from "../db/client";
 import { resolveKind } from "../fleet/kinds";
 import { fluxEventSchema, revisionOf } from "./payload";
 import { keyForCluster, verifySignature } from "./signature";
-
-export const NUDGE_CHANNEL = "crows_nest_nudge";
 
 export class WebhookError extends AppError {}
 

@@ -44,7 +44,7 @@ export async function stopChild(child: Child, timeoutMs = 10_000): Promise<void>
 export async function waitForHttp(url: string, timeoutMs: number, child?: Child): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let died = false;
-  child?.exited.then(() => (died = true));
+  void child?.exited.then(() => (died = true));
   while (Date.now() < deadline) {
     if (died) {
       const last =

@@ -2,6 +2,7 @@
 
 // The fleet table, refreshed every 15 s from /api/fleet with the page's filters.
 import { useQuery } from "@tanstack/react-query";
+import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
@@ -13,12 +14,6 @@ const KIND_COLUMNS: Array<{ label: string; slugs: string[] }> = [
   { label: "HelmReleases", slugs: ["helmrelease"] },
   { label: "Sources", slugs: ["gitrepository", "ocirepository", "helmrepository", "helmchart"] },
 ];
-
-async function fetchFleet(queryString: string): Promise<Fleet> {
-  const res = await fetch(`/api/fleet${queryString}`, { cache: "no-store" });
-  if (!res.ok) throw new Error(`fleet: HTTP ${res.status}`);
-  return res.json();
-}
 
 function sum(counts: Record<string, HealthCounts>, slugs: string[]): HealthCounts {
   const out = { ready: 0, failing: 0, progressing: 0, suspended: 0, stalled: 0, stale: 0, unknown: 0 } as HealthCounts;
@@ -71,7 +66,7 @@ function SupportNote({ c }: { c: FleetCluster }) {
 export function FleetLive({ initial, queryString, showAllHref }: { initial: Fleet; queryString: string; showAllHref: string }) {
   const { data, isError } = useQuery({
     queryKey: queryKeys.fleet(queryString),
-    queryFn: () => fetchFleet(queryString),
+    queryFn: () => fetchJson<Fleet>(`/api/fleet${queryString}`, "fleet"),
     initialData: initial,
     refetchInterval: 15_000,
   });

@@ -2,6 +2,7 @@
 
 // Failure groups, root causes first with their followers nested, refreshed every 15 s.
 import { useQuery } from "@tanstack/react-query";
+import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
@@ -11,12 +12,6 @@ import { queryKeys } from "@/lib/query-keys";
 import { formatDuration } from "@/lib/time";
 
 const MEMBERS_SHOWN = 12;
-
-async function fetchFailures(queryString: string): Promise<Failures> {
-  const res = await fetch(`/api/failures${queryString}`, { cache: "no-store" });
-  if (!res.ok) throw new Error(`failures: HTTP ${res.status}`);
-  return res.json();
-}
 
 const seconds = (s: number | null) => (s == null ? "–" : formatDuration(s * 1000));
 
@@ -149,7 +144,7 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
 export function FailuresLive({ initial, queryString }: { initial: Failures; queryString: string }) {
   const { data, isError } = useQuery({
     queryKey: queryKeys.failures(queryString),
-    queryFn: () => fetchFailures(queryString),
+    queryFn: () => fetchJson<Failures>(`/api/failures${queryString}`, "failures"),
     initialData: initial,
     refetchInterval: 15_000,
   });

@@ -12,7 +12,8 @@ export function GoNotFoundDetails() {
   query.set("format", "json");
   const { data } = useQuery({
     queryKey: ["go", query.toString()],
-    queryFn: async (): Promise<GoResolution> => (await fetch(`/go?${query}`, { cache: "no-store" })).json(),
+    // /go answers 404 with a resolution too (the candidates), so the body is read whatever the status.
+    queryFn: async () => (await (await fetch(`/go?${query}`, { cache: "no-store" })).json()) as GoResolution,
   });
   const nf = data?.decision.type === "not-found" ? data.decision : null;
   return (

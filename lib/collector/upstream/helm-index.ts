@@ -1,5 +1,6 @@
 // A Helm repository's index.yaml over HTTP, fetched conditionally with the ETag from the last fetch.
 import { parse } from "yaml";
+import { oneLine } from "../../errors";
 
 export type IndexResult = { status: "not-modified" } | { status: "ok"; etag: string | null; charts: Map<string, string[]> };
 
@@ -42,7 +43,7 @@ export function parseHelmIndex(text: string, where = "index.yaml"): Map<string, 
   try {
     doc = parse(text, { maxAliasCount: 10_000 });
   } catch (err) {
-    throw new UpstreamError(`${where}: not valid YAML (${(err as Error).message.split("\n")[0]})`);
+    throw new UpstreamError(`${where}: not valid YAML (${oneLine(err)})`);
   }
   const entries = (doc as { entries?: unknown } | null)?.entries;
   if (!entries || typeof entries !== "object") throw new UpstreamError(`${where}: no entries`);

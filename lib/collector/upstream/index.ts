@@ -14,6 +14,7 @@
 // UPSTREAM_MIRRORS ("<repository URL prefix>=<mirror URL prefix>,...") reads a repository through a mirror
 // (air-gapped networks); rows stay keyed by the URL the HelmRelease's source names.
 import type pg from "pg";
+import { mapLimit } from "../../concurrency";
 import { getPrisma } from "../../db/client";
 import { env } from "../../env";
 import { logger as rootLogger, type Logger } from "../../logger";
@@ -110,14 +111,6 @@ export async function listChartSourcesInUse(prisma: Prisma): Promise<ChartSource
     if (source) pairs.set(`${source.repositoryUrl}#${source.chart}`, source);
   }
   return [...pairs.values()];
-}
-
-async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  });
-  await Promise.all(workers);
 }
 
 function isPool(value: unknown): value is pg.Pool {

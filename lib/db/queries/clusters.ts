@@ -1,12 +1,14 @@
 // One cluster: how it is reached, versions, node groups, objects by kind with health, recent
 // transitions and the substitution variables its Kustomizations use.
 import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
-import { failingForSeconds, healthRank, type Health, type Reachability } from "../../fleet/status";
+import { failingForSeconds, healthRank, parseHealth, type Health, type Reachability } from "../../fleet/status";
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { supportInfo, type SupportInfo } from "../../upgrades/support";
+import { obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
+import type { ClusterRow, EksVersionRow, FluxObjectRow, ManagedAddonRow, NodeGroupRow, ProvisioningResourceRow } from "../rows";
 import { emptyCounts, type HealthCounts } from "./fleet";
-import { healthOf, iso, reachabilityOf, substitutionList } from "./shared";
+import { healthOf, iso, reachabilityOf, substitutionList, type TransitionListRow } from "./shared";
 
 export interface AccessPath {
   via: string;
@@ -117,62 +119,144 @@ export interface ClusterDetail {
   substitutions: Array<{ name: string; value: string; from: string | null }>;
 }
 
-const s = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
-
 function accessPaths(value: unknown): AccessPath[] {
-  if (!Array.isArray(value)) return [];
   // Only the fields that say how, never anything a secret holds.
-  return value
-    .filter((p): p is Record<string, unknown> => !!p && typeof p === "object")
-    .map((p) => ({
-      via: s(p.via) ?? "unknown",
-      secretNamespace: s(p.secretNamespace),
-      secretName: s(p.secretName),
-      key: s(p.key),
-      region: s(p.region),
-      roleArn: s(p.roleArn),
-    }));
+  return records(value).map((p) => ({
+    via: str(p.via) ?? "unknown",
+    secretNamespace: str(p.secretNamespace),
+    secretName: str(p.secretName),
+    key: str(p.key),
+    region: str(p.region),
+    roleArn: str(p.roleArn),
+  }));
 }
 
 function conditionList(value: unknown) {
-  if (!Array.isArray(value)) return [];
-  return value
-    .filter((c): c is Record<string, unknown> => !!c && typeof c === "object")
-    .map((c) => ({
-      type: s(c.type) ?? "",
-      status: s(c.status) ?? "",
-      reason: s(c.reason),
-      message: s(c.message),
-      lastTransitionTime: s(c.lastTransitionTime),
-    }));
+  return records(value).map((c) => ({
+    type: str(c.type) ?? "",
+    status: str(c.status) ?? "",
+    reason: str(c.reason),
+    message: str(c.message),
+    lastTransitionTime: str(c.lastTransitionTime),
+  }));
 }
+
+type ClusterDetailRow = Pick<
+  ClusterRow,
+  | "id"
+  | "name"
+  | "role"
+  | "env"
+  | "team"
+  | "region"
+  | "accountId"
+  | "labels"
+  | "lifecycle"
+  | "goneAt"
+  | "firstSeenAt"
+  | "lastAttemptAt"
+  | "lastSuccessAt"
+  | "lastErrorAt"
+  | "lastError"
+  | "lastErrorKind"
+  | "latencyMs"
+  | "endpoint"
+  | "eksArn"
+  | "eksName"
+  | "accessPaths"
+  | "kubernetesVersion"
+  | "eksVersion"
+  | "platformVersion"
+  | "eksStatus"
+  | "supportType"
+  | "fluxVersion"
+  | "kubeletVersions"
+  | "substitutions"
+> &
+  Pick<EksVersionRow, "versionStatus" | "endOfStandardSupportDate" | "endOfExtendedSupportDate">;
+
+type ClusterObjectRow = Pick<
+  FluxObjectRow,
+  | "kind"
+  | "namespace"
+  | "name"
+  | "health"
+  | "intervalSeconds"
+  | "lastReconcileAt"
+  | "readyReason"
+  | "readyMessage"
+  | "suspended"
+  | "appliedRevision"
+  | "attemptedRevision"
+  | "chartName"
+  | "chartVersion"
+  | "firstFailedAt"
+  | "deletedAt"
+>;
+
+type ClusterTransitionRow = TransitionListRow & Pick<FluxObjectRow, "kind" | "namespace" | "name">;
+
+type ProvisionerRow = Pick<
+  ProvisioningResourceRow,
+  | "apiVersion"
+  | "kind"
+  | "namespace"
+  | "name"
+  | "ready"
+  | "readyReason"
+  | "synced"
+  | "syncedReason"
+  | "conditions"
+  | "secretNamespace"
+  | "secretName"
+>;
+
+type NodeGroupListRow = Pick<
+  NodeGroupRow,
+  "name" | "version" | "releaseVersion" | "status" | "capacityType" | "amiType" | "instanceTypes" | "desiredSize"
+>;
 
 export async function getCluster(name: string, now = new Date()): Promise<ClusterDetail | null> {
   const pool = getPool();
-  const { rows } = await pool.query(
-    `SELECT c.*, v."versionStatus", v."endOfStandardSupportDate", v."endOfExtendedSupportDate"
+  const { rows } = await pool.query<ClusterDetailRow>(
+    `SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c.labels, c.lifecycle, c."goneAt", c."firstSeenAt",
+            c."lastAttemptAt", c."lastSuccessAt", c."lastErrorAt", c."lastError", c."lastErrorKind", c."latencyMs", c.endpoint,
+            c."eksArn", c."eksName", c."accessPaths", c."kubernetesVersion", c."eksVersion", c."platformVersion", c."eksStatus",
+            c."supportType", c."fluxVersion", c."kubeletVersions", c.substitutions,
+            v."versionStatus", v."endOfStandardSupportDate", v."endOfExtendedSupportDate"
      FROM cluster c LEFT JOIN eks_version v ON v."clusterVersion" = c."eksVersion" WHERE c.name = $1`,
     [name],
   );
   const c = rows[0];
   if (!c) return null;
   const [objects, transitions, provisioners, nodeGroups, addons] = await Promise.all([
-    pool.query(
+    pool.query<ClusterObjectRow>(
       `SELECT kind, namespace, name, health, "intervalSeconds", "lastReconcileAt", "readyReason", "readyMessage", suspended,
               "appliedRevision", "attemptedRevision", "chartName", "chartVersion", "firstFailedAt", "deletedAt"
        FROM flux_object WHERE "clusterId" = $1`,
       [c.id],
     ),
-    pool.query(
+    pool.query<ClusterTransitionRow>(
       `SELECT t.at, o.kind, o.namespace, o.name, t.change, t.fields, t.health, t."previousHealth", t."readyReason", t."readyMessage",
               t."appliedRevision", t."attemptedRevision", t."chartVersion"
        FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId"
        WHERE t."clusterId" = $1 ORDER BY t.at DESC, t.id DESC LIMIT 50`,
       [c.id],
     ),
-    pool.query(`SELECT * FROM provisioning_resource WHERE "clusterId" = $1 ORDER BY kind, namespace, name`, [c.id]),
-    pool.query(`SELECT * FROM node_group WHERE "clusterId" = $1 AND "deletedAt" IS NULL ORDER BY name`, [c.id]),
-    pool.query(`SELECT name, version, status FROM managed_addon WHERE "clusterId" = $1 AND "deletedAt" IS NULL ORDER BY name`, [c.id]),
+    pool.query<ProvisionerRow>(
+      `SELECT "apiVersion", kind, namespace, name, ready, "readyReason", synced, "syncedReason", conditions, "secretNamespace", "secretName"
+       FROM provisioning_resource WHERE "clusterId" = $1 ORDER BY kind, namespace, name`,
+      [c.id],
+    ),
+    pool.query<NodeGroupListRow>(
+      `SELECT name, version, "releaseVersion", status, "capacityType", "amiType", "instanceTypes", "desiredSize"
+       FROM node_group WHERE "clusterId" = $1 AND "deletedAt" IS NULL ORDER BY name`,
+      [c.id],
+    ),
+    pool.query<Pick<ManagedAddonRow, "name" | "version" | "status">>(
+      `SELECT name, version, status FROM managed_addon WHERE "clusterId" = $1 AND "deletedAt" IS NULL ORDER BY name`,
+      [c.id],
+    ),
   ]);
 
   const reachability = reachabilityOf(c);
@@ -204,7 +288,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
       chartVersion: o.chartVersion,
       lastReconcileAt: iso(o.lastReconcileAt),
       firstFailedAt: iso(o.firstFailedAt),
-      failingForSeconds: failingForSeconds(health === "unknown" ? o.health : health, o.firstFailedAt, now),
+      failingForSeconds: failingForSeconds(health === "unknown" ? parseHealth(o.health) : health, o.firstFailedAt, now),
     });
   }
   const kindOrder = (k: string) => {
@@ -220,13 +304,10 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
   );
   deleted.sort((a, b) => b.deletedAt.localeCompare(a.deletedAt));
 
-  const kubelets = Object.entries((c.kubeletVersions ?? {}) as Record<string, unknown>)
-    .filter(([, n]) => typeof n === "number")
-    .map(([version, n]) => ({ version, nodes: n as number }))
+  const kubelets = Object.entries(obj(c.kubeletVersions))
+    .flatMap(([version, n]) => (typeof n === "number" ? [{ version, nodes: n }] : []))
     .sort((a, b) => a.version.localeCompare(b.version));
-  const labels = Object.fromEntries(
-    Object.entries((c.labels ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === "string"),
-  ) as Record<string, string>;
+  const labels = Object.fromEntries(Object.entries(obj(c.labels)).filter((e): e is [string, string] => typeof e[1] === "string"));
 
   return {
     generatedAt: now.toISOString(),
@@ -321,10 +402,4 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
     })),
     substitutions: substitutionList(c.substitutions),
   };
-}
-
-/** Every cluster (for the /clusters index and /go), active first. */
-export async function listClusterNames(): Promise<string[]> {
-  const { rows } = await getPool().query<{ name: string }>(`SELECT name FROM cluster ORDER BY (lifecycle = 'active') DESC, name`);
-  return rows.map((r) => r.name);
 }

@@ -4,10 +4,12 @@
 // unreachable cluster.
 import { commitLink, type CommitLink } from "../../fleet/commit-url";
 import type { FluxKind } from "../../fleet/kinds";
-import { failingForSeconds, type Health, type Reachability } from "../../fleet/status";
+import { failingForSeconds, parseHealth, type Health, type Reachability } from "../../fleet/status";
 import { clusterPath, objectPath } from "../../fleet/urls";
+import { num, obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
-import { healthOf, iso, parseDependsOn, reachabilityOf } from "./shared";
+import type { AuditEntryRow, ClusterRow, FluxObjectRow, KubeEventRow, WebhookEventRow } from "../rows";
+import { healthOf, iso, parseDependsOn, reachabilityOf, type TransitionListRow } from "./shared";
 
 export interface ObjectRef {
   cluster: string;
@@ -145,11 +147,6 @@ export interface ObjectDetail {
   }>;
 }
 
-const s = (v: unknown): string | null => (typeof v === "string" && v ? v : null);
-const n = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
-const records = (v: unknown): Record<string, unknown>[] =>
-  Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => !!x && typeof x === "object") : [];
-
 /** Inventory ids are `<namespace>_<name>_<group>_<kind>` (core group empty). */
 export function parseInventoryId(id: string, version: string) {
   const parts = id.split("_");
@@ -174,9 +171,28 @@ function inventoryOf(value: unknown): ObjectDetail["inventory"] {
   };
 }
 
+type ObjectDetailRow = FluxObjectRow & { clusterName: string } & Pick<
+    ClusterRow,
+    "lifecycle" | "lastSuccessAt" | "lastErrorAt" | "lastError"
+  >;
+type RelatedRow = Pick<
+  FluxObjectRow,
+  "kind" | "namespace" | "name" | "health" | "intervalSeconds" | "lastReconcileAt" | "url" | "appliedRevision" | "deletedAt"
+>;
+type TimelineWebhookRow = Pick<
+  WebhookEventRow,
+  "receivedAt" | "eventTime" | "severity" | "reason" | "message" | "revision" | "reportingController"
+>;
+type ObjectEventRow = Pick<
+  KubeEventRow,
+  "type" | "reason" | "message" | "count" | "firstTimestamp" | "lastTimestamp" | "reportingController"
+>;
+type ObjectAuditRow = Pick<AuditEntryRow, "at" | "actor" | "actorName" | "role" | "action" | "result" | "detail">;
+
 export async function getObject(ref: ObjectRef, now = new Date()): Promise<ObjectDetail | null> {
   const pool = getPool();
-  const { rows } = await pool.query(
+  // Every flux_object column: the page shows nearly all of them, and the row type follows the schema.
+  const { rows } = await pool.query<ObjectDetailRow>(
     `SELECT o.*, c.name AS "clusterName", c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c."lastError"
      FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
      WHERE c.name = $1 AND o.kind = $2 AND o.namespace = $3 AND o.name = $4`,
@@ -189,37 +205,35 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   const depKind = o.kind === "HelmRelease" ? "HelmRelease" : "Kustomization";
   const related: Array<{ kind: string; namespace: string; name: string }> = deps.map((d) => ({ kind: depKind, ...d }));
   const sourceRef =
-    o.sourceKind && o.sourceName
-      ? { kind: o.sourceKind as string, namespace: (o.sourceNamespace ?? o.namespace) as string, name: o.sourceName as string }
-      : null;
+    o.sourceKind && o.sourceName ? { kind: o.sourceKind, namespace: o.sourceNamespace ?? o.namespace, name: o.sourceName } : null;
   if (sourceRef) related.push(sourceRef);
 
   const [relatedRows, transitions, webhooks, events, audit] = await Promise.all([
     related.length
-      ? pool.query(
+      ? pool.query<RelatedRow>(
           `SELECT kind, namespace, name, health, "intervalSeconds", "lastReconcileAt", url, "appliedRevision", "deletedAt"
            FROM flux_object WHERE "clusterId" = $1 AND (kind, namespace, name) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`,
           [o.clusterId, related.map((r) => r.kind), related.map((r) => r.namespace), related.map((r) => r.name)],
         )
-      : Promise.resolve({ rows: [] as Record<string, unknown>[] }),
-    pool.query(
+      : Promise.resolve({ rows: [] as RelatedRow[] }),
+    pool.query<TransitionListRow>(
       `SELECT at, change, fields, health, "previousHealth", "readyReason", "readyMessage", "appliedRevision", "attemptedRevision", "chartVersion"
        FROM flux_object_transition WHERE "objectId" = $1 ORDER BY at DESC, id DESC LIMIT 200`,
       [o.id],
     ),
-    pool.query(
+    pool.query<TimelineWebhookRow>(
       `SELECT "receivedAt", "eventTime", severity, reason, message, revision, "reportingController"
        FROM webhook_event WHERE "clusterId" = $1 AND "involvedKind" = $2 AND "involvedNamespace" = $3 AND "involvedName" = $4
        ORDER BY "receivedAt" DESC LIMIT 100`,
       [o.clusterId, o.kind, o.namespace, o.name],
     ),
-    pool.query(
+    pool.query<ObjectEventRow>(
       `SELECT type, reason, message, count, "firstTimestamp", "lastTimestamp", "reportingController"
        FROM kube_event WHERE "clusterId" = $1 AND "involvedKind" = $2 AND "involvedNamespace" = $3 AND "involvedName" = $4
        ORDER BY "lastTimestamp" DESC LIMIT 100`,
       [o.clusterId, o.kind, o.namespace, o.name],
     ),
-    pool.query(
+    pool.query<ObjectAuditRow>(
       `SELECT at, actor, "actorName", role, action, result, detail FROM audit_entry
        WHERE "clusterName" = $1 AND lower(kind) = lower($2) AND namespace = $3 AND name = $4 ORDER BY at DESC LIMIT 50`,
       [ref.cluster, o.kind, o.namespace, o.name],
@@ -228,17 +242,14 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
 
   const reachability = reachabilityOf(o);
   const health = healthOf(o, reachability, now);
-  const relatedKey = (r: { kind: unknown; namespace: unknown; name: unknown }) => `${r.kind}/${r.namespace}/${r.name}`;
+  const relatedKey = (r: { kind: string; namespace: string; name: string }) => `${r.kind}/${r.namespace}/${r.name}`;
   const byKey = new Map(relatedRows.rows.map((r) => [relatedKey(r), r]));
   const healthOfRelated = (r: { kind: string; namespace: string; name: string }): Health | "missing" => {
-    const row = byKey.get(relatedKey(r)) as
-      { kind: string; health: string; intervalSeconds: number | null; lastReconcileAt: Date | null; deletedAt: Date | null } | undefined;
+    const row = byKey.get(relatedKey(r));
     return !row || row.deletedAt ? "missing" : healthOf(row, reachability, now);
   };
 
-  const sourceRow = sourceRef
-    ? (byKey.get(relatedKey(sourceRef)) as { url: string | null; appliedRevision: string | null } | undefined)
-    : undefined;
+  const sourceRow = sourceRef ? byKey.get(relatedKey(sourceRef)) : undefined;
   // The Git URL a revision belongs to: the object's own (a GitRepository) or its source's.
   const repositoryUrl: string | null =
     o.kind === "GitRepository" ? o.url : sourceRef?.kind === "GitRepository" ? (sourceRow?.url ?? null) : null;
@@ -275,7 +286,8 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
     generatedAt: now.toISOString(),
     ref: {
       cluster: o.clusterName,
-      kind: o.kind,
+      // The row was selected by this kind, so it is the FluxKind asked for.
+      kind: ref.kind,
       namespace: o.namespace,
       name: o.name,
       url: objectPath({ cluster: o.clusterName, kind: o.kind, namespace: o.namespace, name: o.name }),
@@ -305,11 +317,11 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       reconciling: o.reconciling,
       suspended: o.suspended,
       conditions: records(o.conditions).map((c) => ({
-        type: s(c.type) ?? "",
-        status: s(c.status) ?? "",
-        reason: s(c.reason),
-        message: s(c.message),
-        lastTransitionTime: s(c.lastTransitionTime),
+        type: str(c.type) ?? "",
+        status: str(c.status) ?? "",
+        reason: str(c.reason),
+        message: str(c.message),
+        lastTransitionTime: str(c.lastTransitionTime),
       })),
       generation: o.generation,
       observedGeneration: o.observedGeneration,
@@ -318,7 +330,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       lastHandledReconcileAt: o.lastHandledReconcileAt,
       firstSeenAt: iso(o.firstSeenAt)!,
       firstFailedAt: iso(o.firstFailedAt),
-      failingForSeconds: failingForSeconds(health === "unknown" ? o.health : health, o.firstFailedAt, now),
+      failingForSeconds: failingForSeconds(health === "unknown" ? parseHealth(o.health) : health, o.firstFailedAt, now),
       lastReadyAt: iso(o.lastReadyAt),
       deletedAt,
       updatedAt: iso(o.updatedAt)!,
@@ -350,27 +362,27 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
           appVersion: o.appVersion,
           desiredChartVersion: o.desiredChartVersion,
           history: history.map((h) => ({
-            version: n(h.version),
-            status: s(h.status),
-            action: s(h.action),
-            chartName: s(h.chartName),
-            chartVersion: s(h.chartVersion),
-            appVersion: s(h.appVersion),
-            firstDeployed: s(h.firstDeployed),
-            lastDeployed: s(h.lastDeployed),
+            version: num(h.version),
+            status: str(h.status),
+            action: str(h.action),
+            chartName: str(h.chartName),
+            chartVersion: str(h.chartVersion),
+            appVersion: str(h.appVersion),
+            firstDeployed: str(h.firstDeployed),
+            lastDeployed: str(h.lastDeployed),
           })),
         }
       : null,
     reconciliations: isHelm
       ? []
       : history.map((h) => {
-          const meta = (h.metadata && typeof h.metadata === "object" ? h.metadata : {}) as Record<string, unknown>;
+          const meta = obj(h.metadata);
           return {
-            revision: s(meta.revision),
-            status: s(h.lastReconciledStatus),
-            firstReconciled: s(h.firstReconciled),
-            lastReconciled: s(h.lastReconciled),
-            total: n(h.totalReconciliations),
+            revision: str(meta.revision),
+            status: str(h.lastReconciledStatus),
+            firstReconciled: str(h.firstReconciled),
+            lastReconciled: str(h.lastReconciled),
+            total: num(h.totalReconciliations),
           };
         }),
     events: events.rows.map((e) => ({

@@ -9,6 +9,22 @@ import {
   type Reachability,
   type StoredHealth,
 } from "../../fleet/status";
+import type { FluxObjectTransitionRow } from "../rows";
+
+/** The columns of a history row that the cluster and object pages show. */
+export type TransitionListRow = Pick<
+  FluxObjectTransitionRow,
+  | "at"
+  | "change"
+  | "fields"
+  | "health"
+  | "previousHealth"
+  | "readyReason"
+  | "readyMessage"
+  | "appliedRevision"
+  | "attemptedRevision"
+  | "chartVersion"
+>;
 
 export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
 

@@ -1,7 +1,7 @@
 // Cluster rows: discovery results (upserted only when something differs), poll outcomes, version changes,
 // and clusters that left discovery (marked gone, never deleted).
 import type pg from "pg";
-import type { DiscoveredCluster, KubePollResult } from "../../collector/types";
+import type { DiscoveredCluster, KubePollResult } from "../types";
 import type { ProvisioningRecord } from "../../kube/types";
 
 type Db = Pick<pg.Pool, "query">;
@@ -179,26 +179,6 @@ export async function recordPollSuccesses(db: Db, successes: PollSuccess[]): Pro
             "kubeletVersions" jsonb, "fluxVersion" text, "fluxReport" jsonb, substitutions jsonb, "healthCounts" jsonb)
       WHERE c.id = x.id`,
     [JSON.stringify(rows)],
-  );
-}
-
-/** A successful poll: reachability, latency, counts and versions. */
-export async function recordPollSuccess(db: Db, clusterId: number, at: Date, poll: KubePollResult): Promise<void> {
-  await db.query(
-    `UPDATE cluster SET "lastAttemptAt" = $2, "lastSuccessAt" = $2, "latencyMs" = $3, "objectCount" = $4,
-            "kubernetesVersion" = COALESCE($5, "kubernetesVersion"), "kubeletVersions" = COALESCE($6::jsonb, "kubeletVersions"),
-            "fluxVersion" = COALESCE($7, "fluxVersion"), "fluxReport" = COALESCE($8::jsonb, "fluxReport"), "updatedAt" = $2
-      WHERE id = $1`,
-    [
-      clusterId,
-      at,
-      poll.latencyMs,
-      poll.objectCount,
-      poll.kubernetesVersion,
-      poll.kubeletVersions ? JSON.stringify(poll.kubeletVersions) : null,
-      poll.fluxVersion,
-      poll.fluxReport ? JSON.stringify(poll.fluxReport) : null,
-    ],
   );
 }
 

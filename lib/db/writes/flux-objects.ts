@@ -2,7 +2,7 @@
 // JSON parameter and expanded with jsonb_to_recordset), transitions appended in the same transaction.
 import type pg from "pg";
 import type { CaredFields } from "../../kube/flux";
-import type { KnownObject, ObjectPlan } from "../../collector/changes";
+import type { KnownObject, ObjectPlan } from "../types";
 
 export type Queryable = Pick<pg.Pool, "query" | "connect">;
 

@@ -31,12 +31,6 @@ export async function finishRun(
   );
 }
 
-/** Replicas that started a run recently (to share clusters fairly). */
-export async function activeReplicas(db: Db, since: Date): Promise<string[]> {
-  const { rows } = await db.query<{ replica: string }>(`SELECT DISTINCT replica FROM collector_run WHERE "startedAt" >= $1`, [since]);
-  return rows.map((r) => r.replica);
-}
-
 export interface PendingNudge {
   id: string;
   clusterName: string;

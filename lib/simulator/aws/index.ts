@@ -18,9 +18,6 @@ import { COLLECTOR_ROLE_ARN, COLLECTOR_SERVICE_ACCOUNT, HUB_ACCOUNT_ID, STATIC_U
 import { WEB_IDENTITY_AUDIENCE, createStsHandler } from "./sts-server";
 import { verifyEksToken as verifyAt } from "./token";
 
-export { mintEksToken, presignGetCallerIdentityUrl, decodeEksToken, TOKEN_PREFIX } from "./token";
-export { STATIC_USER, CROSSPLANE_IDENTITY, COLLECTOR_ROLE_ARN, COLLECTOR_SERVICE_ACCOUNT } from "./identities";
-
 /**
  * Verifies an EKS bearer token for a cluster. Tokens are judged at simulated time `nowMs` (the tokens in the
  * connection secrets are minted on the simulated clock) and at wall-clock time (clients such as the collector
@@ -143,8 +140,11 @@ export async function startAwsServers(options: StartAwsServersOptions): Promise<
   const providerArn = `arn:aws:iam::${HUB_ACCOUNT_ID}:oidc-provider/${issuer.replace(/^https:\/\//, "")}`;
 
   const tlsOptions = { key: state.tls.keyPem, cert: state.tls.certPem };
-  const eksServer = createServer(tlsOptions, createEksHandler({ model, runtime: options.runtime, clock: options.clock, realNow }));
-  const stsServer = createServer(tlsOptions, createStsHandler({ clock: options.clock, realNow, oidc: { issuer, publicKey, providerArn } }));
+  // The handlers answer every error themselves (500 with an AWS-shaped body); nothing is left to reject.
+  const eksHandler = createEksHandler({ model, runtime: options.runtime, clock: options.clock, realNow });
+  const stsHandler = createStsHandler({ clock: options.clock, realNow, oidc: { issuer, publicKey, providerArn } });
+  const eksServer = createServer(tlsOptions, (req, res) => void eksHandler(req, res));
+  const stsServer = createServer(tlsOptions, (req, res) => void stsHandler(req, res));
   const eksPort = await listen(eksServer, state.ports?.eks);
   const stsPort = await listen(stsServer, state.ports?.sts);
   state.ports = { eks: eksPort, sts: stsPort };

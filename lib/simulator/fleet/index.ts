@@ -12,10 +12,9 @@ import { HELM_ADDONS } from "./catalogue";
 import { PODINFO_OCI } from "./old-cluster";
 import { controlPlaneAt, gitVersionOf } from "./versions";
 
-export { DISCOVERY_LABEL, LABEL_SECRETS_NAMESPACE, COMPOSITE_API, connectionSecretOf, eksArn, oidcIssuer } from "./hub";
+export { DISCOVERY_LABEL, connectionSecretOf } from "./hub";
 export { TIMELINE } from "./timeline";
-export { ROLE_INDEX, HUB_NAME, spokeName, type SpokeSpec } from "./topology";
-export { fluxDistributionOf, hasFluxOperator } from "./flux-report";
+export { type SpokeSpec } from "./topology";
 
 export interface FleetModelOptions {
   /** number of clusters including the hub (so `clusters - 1` spokes) */

@@ -1,5 +1,4 @@
 // Deterministic randomness for the fleet model: everything derives from (seed, label), never Math.random.
-import { createHash } from "node:crypto";
 
 /** 32-bit FNV-1a of a string: cheap, stable, good enough to pick from lists. */
 export function hash32(text: string): number {
@@ -23,10 +22,6 @@ export function unit(label: string): number {
   return (h >>> 0) / 4294967296;
 }
 
-export function pick<T>(label: string, items: readonly T[]): T {
-  return items[Math.floor(unit(label) * items.length)];
-}
-
 const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /**
@@ -47,11 +42,6 @@ export function hex(label: string, length: number): string {
   }
   const out = parts.join("");
   return out.length === length ? out : out.slice(0, length);
-}
-
-/** sha256 hex when it must be a real digest of some content. */
-export function sha256Hex(content: string): string {
-  return createHash("sha256").update(content).digest("hex");
 }
 
 /** Stable RFC 4122-looking UUID (v4 layout) for a label. */

@@ -1,7 +1,7 @@
 // Kubernetes versions of a spoke over time: control plane, node groups and managed add-ons. One source for
 // the Kubernetes side (/version, Node kubeletVersion, cluster-info) and the EKS API side (DescribeCluster,
 // DescribeNodegroup, DescribeAddon), so both always agree.
-import { EKS_VERSIONS, MANAGED_ADDONS, eksVersion, nextMinor, previousMinor } from "./catalogue";
+import { MANAGED_ADDONS, eksVersion, nextMinor, previousMinor } from "./catalogue";
 import { hex, unit } from "./random";
 import { TIMELINE } from "./timeline";
 import type { SpokeSpec } from "./topology";
@@ -166,9 +166,6 @@ export function managedAddonsAt(spec: SpokeSpec, rel: number): ManagedAddonState
     return { name: addon.name, version, status: "ACTIVE", issues: [] };
   });
 }
-
-/** The newest Kubernetes minor the calendar knows. */
-export const NEWEST_MINOR = EKS_VERSIONS[EKS_VERSIONS.length - 1].version;
 
 export function nodeNames(spec: SpokeSpec, ng: NodegroupState, seed: number): string[] {
   const suffix = spec.region === "us-east-1" ? "ec2.internal" : `${spec.region}.compute.internal`;

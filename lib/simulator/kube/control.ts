@@ -31,9 +31,9 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
   }
   if (!body) return {};
   try {
-    const parsed = JSON.parse(body);
+    const parsed: unknown = JSON.parse(body);
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-    return parsed;
+    return parsed as Record<string, unknown>;
   } catch {
     throw new HttpError(400, "body must be a JSON object");
   }

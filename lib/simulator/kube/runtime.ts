@@ -154,7 +154,11 @@ export class FleetRuntime implements RuntimeInfo {
     void this.applyReachability(now);
     // One failing tick (a model bug, a port taken) must not take the whole fleet down.
     const tick = () => this.tick().catch((error) => log.error({ err: error }, "simulator tick failed"));
-    this.timers.push(setInterval(() => this.running || void tick(), this.options.tickMs ?? 1000));
+    this.timers.push(
+      setInterval(() => {
+        if (!this.running) void tick();
+      }, this.options.tickMs ?? 1000),
+    );
     const compaction = this.options.compactionIntervalMs ?? 5 * 60 * 1000;
     this.timers.push(setInterval(() => this.compactAll(), compaction));
     for (const timer of this.timers) timer.unref?.();

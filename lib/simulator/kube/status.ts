@@ -155,9 +155,6 @@ export const continueTooOld = (freshToken: string) =>
 
 export const listTooOld = () => new KubeError(410, "Expired", "The resourceVersion for the provided list is too old.");
 
-export const watchTooOld = (requested: number, oldest: number) =>
-  new KubeError(410, "Expired", `too old resource version: ${requested} (${oldest})`);
-
 export function resourceVersionTooLarge(requested: number, current: number): KubeError {
   return new KubeError(504, "Timeout", `Too large resource version: ${requested}, current: ${current}`, {
     causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],

@@ -129,11 +129,11 @@ function decodeContinue(token: string): { rv: number; start: string } {
     throw badRequest(`invalid continue token: continue key is not valid: illegal base64 data at input byte ${at}`);
   }
   try {
-    const decoded = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+    const decoded = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { v?: unknown; rv?: unknown; start?: unknown } | null;
     if (decoded?.v !== "meta.k8s.io/v1")
       throw new Error("continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
     if (typeof decoded.rv !== "number" || typeof decoded.start !== "string") throw new Error("continue key is not valid");
-    return decoded;
+    return { rv: decoded.rv, start: decoded.start };
   } catch (error) {
     throw badRequest(`invalid continue token: ${(error as Error).message}`);
   }

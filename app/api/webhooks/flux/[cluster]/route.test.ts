@@ -4,7 +4,7 @@ import { getObject } from "@/lib/db/queries/objects";
 import { makeCluster, makeObject } from "@/lib/db/queries/test-factories";
 import { resetEnvCache } from "@/lib/env";
 import { useTestDatabase } from "@/lib/testing/db";
-import { NUDGE_CHANNEL } from "@/lib/webhooks/receive";
+import { NUDGE_CHANNEL } from "@/lib/db/channels";
 import { sign } from "@/lib/webhooks/signature";
 import { POST } from "./route";
 

@@ -76,7 +76,7 @@ export function ObjectActionButtons({ target, suspended, csrfToken }: { target: 
           <button
             type="button"
             disabled={busy}
-            onClick={() => run(confirming)}
+            onClick={() => void run(confirming)}
             className="rounded bg-zinc-900 px-3 py-1 font-medium text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
           >
             {busy ? "Working…" : `Yes, ${LABEL[confirming].toLowerCase()}`}

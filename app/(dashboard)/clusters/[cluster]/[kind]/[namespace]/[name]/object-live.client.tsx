@@ -2,6 +2,7 @@
 
 // The parts of an object page that change while someone watches: its health and its timeline.
 import { useQuery } from "@tanstack/react-query";
+import { fetchJson } from "@/app/_components/fetch-json";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { ObjectDetail } from "@/lib/db/queries/objects";
@@ -13,11 +14,7 @@ function useObject(initial: ObjectDetail) {
   const { cluster, kind, namespace, name } = initial.ref;
   return useQuery({
     queryKey: queryKeys.object(cluster, kind, namespace, name),
-    queryFn: async (): Promise<ObjectDetail> => {
-      const res = await fetch(objectApiPath(initial.ref), { cache: "no-store" });
-      if (!res.ok) throw new Error(`object: HTTP ${res.status}`);
-      return res.json();
-    },
+    queryFn: () => fetchJson<ObjectDetail>(objectApiPath(initial.ref), "object"),
     initialData: initial,
     refetchInterval: 15_000,
   });

@@ -1,10 +1,11 @@
+// The collector's change plan written to the real database: stored once, no history on an unchanged poll.
 import { describe, expect, it } from "vitest";
-import { applyPlan, planObjectWrites } from "../../collector/changes";
-import { fixtureItems } from "../../kube/fixtures";
-import { toFluxObject } from "../../kube/flux";
-import type { FluxKind, FluxObjectRecord } from "../../kube/types";
-import { useTestDatabase } from "../../testing/db";
-import { loadKnownObjects, writeObjectPlan } from "./flux-objects";
+import { applyPlan, planObjectWrites } from "./changes";
+import { fixtureItems } from "../kube/fixtures";
+import { toFluxObject } from "../kube/flux";
+import type { FluxKind, FluxObjectRecord } from "../kube/types";
+import { useTestDatabase } from "../testing/db";
+import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
 
 const db = useTestDatabase();
 const ALL = new Set<FluxKind>(["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"]);

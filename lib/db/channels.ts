@@ -1,0 +1,7 @@
+// LISTEN/NOTIFY channels between the web app and the collector: the one place their names are spelled.
+// A notification only wakes the collector early; the queue tables it reads every cycle are the record.
+
+/** Poll this cluster now (a Flux webhook, or an operator action that changed it); payload: the cluster name. */
+export const NUDGE_CHANNEL = "crows_nest_nudge";
+/** An operator action was queued; payload: the operator_action id. */
+export const ACTION_CHANNEL = "crows_nest_action";

@@ -1,0 +1,85 @@
+// Shapes the collector hands to lib/db/writes: what discovery found, what a poll found, and the write plan
+// for Flux objects. They live here because lib/db never imports lib/collector, while the collector already
+// depends on lib/db.
+import type { CaredFields } from "../kube/flux";
+import type { FluxObjectRecord, ProvisioningRecord } from "../kube/types";
+
+export type AccessVia = "hub" | "label-secret" | "flux-secret" | "crossplane-secret" | "eks";
+
+/** One way to reach a cluster. Stored in cluster.accessPaths (never a credential, only where to find one). */
+export interface AccessPath {
+  via: AccessVia;
+  secretNamespace?: string;
+  secretName?: string;
+  key?: string;
+  region?: string;
+  roleArn?: string;
+}
+
+export interface DiscoveredCluster {
+  name: string;
+  role: "hub" | "spoke";
+  accessPaths: AccessPath[];
+  endpoint: string | null;
+  eksArn: string | null;
+  eksName: string | null;
+  region: string | null;
+  accountId: string | null;
+  env: string | null;
+  team: string | null;
+  labels: Record<string, string>;
+  provisioners: ProvisioningRecord[];
+}
+
+/** The result of polling one cluster's Kubernetes API. */
+export interface KubePollResult {
+  ok: boolean;
+  error?: { message: string; kind: string };
+  latencyMs: number;
+  requests: number;
+  objectCount: number;
+  kubernetesVersion: string | null;
+  kubeletVersions: Record<string, number> | null;
+  fluxVersion: string | null;
+  fluxReport: unknown | null;
+  substitutions?: Record<string, Record<string, string>> | null;
+  healthCounts?: Record<string, Record<string, number>> | null;
+}
+
+/** What we remember per stored object (loaded once per cluster, then kept in memory). */
+export interface KnownObject {
+  id: string;
+  kind: string;
+  hash: string;
+  cared: CaredFields;
+  firstFailedAt: string | null;
+  lastReadyAt: string | null;
+  lastGoodRevision: string | null;
+  lastReconcileAt: string | null;
+  deleted: boolean;
+}
+
+export interface ObjectUpsert {
+  key: string;
+  record: FluxObjectRecord;
+  hash: string;
+  firstFailedAt: string | null;
+  lastReadyAt: string | null;
+  lastGoodRevision: string | null;
+}
+
+export interface TransitionRow {
+  key: string;
+  at: string;
+  change: "created" | "changed" | "deleted";
+  fields: string[];
+  previousHealth: string | null;
+  cared: CaredFields;
+}
+
+export interface ObjectPlan {
+  upserts: ObjectUpsert[];
+  transitions: TransitionRow[];
+  /** Keys of stored objects that vanished from the cluster. */
+  deletions: string[];
+}
