@@ -1,10 +1,12 @@
-// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S]
+// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--concurrency C] [--duration SEC]
 // Server-render time of the pages people open most, on a realistic database: a throw-away embedded
 // PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
-// (transitions, version changes, Events, webhook events), served by the production build (`next start`).
-// Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
-// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with.
-// The last line is one JSON object with every figure.
+// (transitions, version changes, Events, webhook events) and an upgrade campaign, served by the production
+// build (`next start`). Each URL is warmed twice, then fetched S times in a row; the figure is time to the
+// last byte over loopback. /api/health (one query, no rendering) is the baseline the pages are compared with.
+// With --concurrency C, C clients then fetch every page in turn for SEC seconds while the collector keeps
+// polling a simulator whose clock runs (so it writes), and the p95 per page under that load is reported too.
+// The last line is one JSON object: { baselineMs, pages: { "<path>": { medianMs, p95Ms } }, concurrency?, … }.
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,19 +25,29 @@ const { values } = parseArgs({
     objects: { type: "string", default: "150" },
     "history-days": { type: "string", default: "365" },
     samples: { type: "string", default: "30" },
+    concurrency: { type: "string", default: "0" },
+    duration: { type: "string", default: "60" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
 });
 if (values.help) {
-  console.log("usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S]");
+  console.log(
+    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--concurrency C] [--duration SEC]",
+  );
   process.exit(0);
 }
 const clusters = Number(values.clusters);
 const objects = Number(values.objects);
 const historyDays = Number(values["history-days"]);
 const samples = Number(values.samples);
-for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples })) {
+const concurrency = Number(values.concurrency);
+const durationSeconds = Number(values.duration);
+if (!Number.isInteger(concurrency) || concurrency < 0) {
+  console.error("--concurrency must be a whole number (0: no concurrent run)");
+  process.exit(2);
+}
+for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples, duration: durationSeconds })) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a positive integer`);
     process.exit(2);
@@ -105,9 +117,15 @@ async function addHistory(db: pg.Client): Promise<Record<string, number>> {
            CASE WHEN g.i % 2 = 1 THEN 'synthetic history: apply failed at revision ' || g.i ELSE 'Applied revision: main@sha1:' || md5(h.id || '-' || g.i) END,
            'main@sha1:' || md5(h.id || '-' || g.i), COALESCE(h."appliedRevision", 'main@sha1:' || md5(h.id::text)), h."chartVersion"
     FROM history_object h CROSS JOIN LATERAL generate_series(1, h.n) AS g(i)`);
+  // Versions as they read: Kubernetes minors climbing to today's, Flux and add-on releases.
+  const version = (i: string) => `CASE v.component
+      WHEN 'kubernetes' THEN '1.' || (34 - v.n + ${i})
+      WHEN 'flux' THEN 'v2.' || (3 + ${i}) || '.0'
+      WHEN 'addon' THEN 'v1.' || (10 + ${i}) || '.0-eksbuild.1'
+      ELSE v.component || '-' || ${i} END`;
   await db.query(`
     INSERT INTO cluster_version_change ("clusterId", at, component, subject, "fromVersion", "toVersion")
-    SELECT c.id, ${at("v.n", "g.i")}, v.component, v.subject, v.component || '-' || (g.i - 1), v.component || '-' || g.i
+    SELECT c.id, ${at("v.n", "g.i")}, v.component, v.subject, ${version("(g.i - 1)")}, ${version("g.i")}
     FROM cluster c
     CROSS JOIN (VALUES ('kubernetes', '', 2), ('eks-platform', '', 4), ('nodegroup', 'default', 6), ('addon', 'vpc-cni', 4), ('addon', 'coredns', 4), ('flux', '', 4)) AS p(component, subject, per_year)
     CROSS JOIN LATERAL (SELECT p.component, p.subject, ceil(p.per_year * ${historyDays} / 365.0)::int AS n) v
@@ -130,6 +148,9 @@ async function addHistory(db: pg.Client): Promise<Record<string, number>> {
            'synthetic webhook event ' || g.i, 'main@sha1:' || md5(h.id || '-' || g.i), e.at, 'kustomize-controller'
     FROM history_object h CROSS JOIN LATERAL generate_series(1, h.n * 2) AS g(i)
     CROSS JOIN LATERAL (SELECT ${at("h.n * 2", "g.i")} AS at) e`);
+  // The fleet has been watched for the whole span: clusters and objects were first seen back then.
+  await db.query(`UPDATE cluster SET "firstSeenAt" = now() - make_interval(days => ${historyDays})`);
+  await db.query(`UPDATE flux_object SET "firstSeenAt" = now() - make_interval(days => ${historyDays})`);
   // A year-old database has been vacuumed many times: visibility maps set, so index-only scans are possible.
   await db.query("VACUUM ANALYZE");
   const counts: Record<string, number> = {};
@@ -144,6 +165,7 @@ interface Timing {
   url: string;
   medianMs: number;
   p90Ms: number;
+  p95Ms: number;
   maxMs: number;
   bytes: number;
 }
@@ -175,9 +197,58 @@ async function timeUrl(base: string, label: string, url: string): Promise<Timing
     url,
     medianMs: round(quantile(times, 0.5)),
     p90Ms: round(quantile(times, 0.9)),
+    p95Ms: round(quantile(times, 0.95)),
     maxMs: round(times[times.length - 1]),
     bytes,
   };
+}
+
+interface LoadFigures {
+  requests: number;
+  requestsPerSecond: number;
+  medianMs: number;
+  p95Ms: number;
+  maxMs: number;
+  errors: number;
+}
+
+/** C clients fetch the URLs in turn (each starting at another one) for `seconds`; per-URL latencies. */
+async function loadRun(base: string, urls: string[], clients: number, seconds: number): Promise<Record<string, LoadFigures>> {
+  const times = new Map<string, number[]>(urls.map((u) => [u, []]));
+  const errors = new Map<string, number>(urls.map((u) => [u, 0]));
+  const end = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      for (let i = c; Date.now() < end; i++) {
+        const url = urls[i % urls.length];
+        const t0 = performance.now();
+        try {
+          const res = await fetch(base + url, { redirect: "manual" });
+          await res.arrayBuffer();
+          if (res.status !== 200) errors.set(url, errors.get(url)! + 1);
+          else times.get(url)!.push(performance.now() - t0);
+        } catch {
+          errors.set(url, errors.get(url)! + 1);
+        }
+      }
+    }),
+  );
+  return Object.fromEntries(
+    urls.map((u) => {
+      const t = times.get(u)!.sort((a, b) => a - b);
+      return [
+        u,
+        {
+          requests: t.length,
+          requestsPerSecond: round(t.length / seconds),
+          medianMs: t.length ? round(quantile(t, 0.5)) : NaN,
+          p95Ms: t.length ? round(quantile(t, 0.95)) : NaN,
+          maxMs: t.length ? round(t[t.length - 1]) : NaN,
+          errors: errors.get(u)!,
+        },
+      ];
+    }),
+  );
 }
 
 /** Median of S in-process calls of a page's data function: what the page costs before rendering. */
@@ -228,8 +299,10 @@ async function main() {
   const collectorExit = await collector.exited;
   if (collectorExit !== 0) throw new Error(`collector --once exited ${collectorExit}: ${collector.lastLines().slice(-5).join(" | ")}`);
   console.log(`  one collector cycle in ${seconds(t)} s`);
-  await sim.stop();
-  sim = undefined;
+  if (!concurrency) {
+    await sim.stop();
+    sim = undefined;
+  }
 
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
@@ -245,9 +318,15 @@ async function main() {
     SELECT c.name AS cluster, o.kind, o.namespace, o.name, (SELECT count(*)::int FROM flux_object_transition t WHERE t."objectId" = o.id) AS transitions
     FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
     WHERE o.health = 'failing' AND o."deletedAt" IS NULL ORDER BY transitions DESC, o.id LIMIT 1`);
+  // The upgrade page of the cluster with the most HelmReleases, and the date question for one env and team.
+  const busy = await db.query<{ name: string; env: string | null; team: string | null }>(`
+    SELECT c.name, c.env, c.team FROM cluster c JOIN flux_object o ON o."clusterId" = c.id AND o.kind = 'HelmRelease'
+     WHERE c.role = 'spoke' GROUP BY c.id ORDER BY count(*) DESC, c.name LIMIT 1`);
   await db.end();
   const failing = pick.rows[0];
   if (!failing) throw new Error("no failing object in the fleet to open");
+  const upgradeCluster = busy.rows[0];
+  if (!upgradeCluster) throw new Error("no spoke with HelmReleases to open");
 
   // The same data functions the pages call, in this process, before the server starts (no contention).
   process.env.DATABASE_URL = database.url;
@@ -260,12 +339,26 @@ async function main() {
   const { getFreshness } = await import("../lib/db/queries/freshness");
   const { FLEET_PAGE_LIMIT, FAILURE_PAGE_MEMBERS } = await import("../lib/fleet/filters");
   const { closeDatabase } = await import("../lib/db/client");
+  const { createCampaign } = await import("../lib/db/writes/campaigns");
+  const { loadUpgradeData } = await import("../lib/db/queries/upgrade-data");
+  const campaign = await createCampaign(
+    {
+      name: "All clusters on 1.35 by 2027-03-01",
+      targetVersion: "1.35",
+      deadline: "2027-03-01",
+      waveLabel: "env",
+      waveOrder: ["dev", "staging", "prod"],
+    },
+    "bench",
+  );
   const queryMs = {
     baseline: await timeQuery(() => getFreshness()),
     fleet: await timeQuery(() => getFleet(undefined, new Date(), { limit: FLEET_PAGE_LIMIT })),
     failures: await timeQuery(() => listFailures(undefined, new Date(), { memberLimit: FAILURE_PAGE_MEMBERS })),
     object: await timeQuery(() => getObject(failing)),
     cluster: await timeQuery(() => getCluster(failing.cluster)),
+    // What the upgrade pages share, read once per change of the data (the web keeps it between changes).
+    upgradeData: await timeQuery(() => loadUpgradeData()),
   };
   await closeDatabase();
 
@@ -288,12 +381,19 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/api/health`, 90_000, web);
 
+  const by = new Date(Date.now() + 180 * 86_400_000).toISOString().slice(0, 10);
+  const filters = new URLSearchParams({ by, ...(upgradeCluster.env ? { env: upgradeCluster.env } : {}) }).toString();
   const targets: Array<[string, string]> = [
     ["baseline /api/health", "/api/health"],
     ["fleet /", "/"],
     ["failures /failures", "/failures"],
     [`object (${failing.transitions} transitions)`, objectPath(failing)],
     ["cluster", clusterPath(failing.cluster)],
+    ["add-on matrix /addons", "/addons"],
+    ["upgrades (date, filters)", `/upgrades?${filters}`],
+    ["cluster upgrade", `/upgrades/${encodeURIComponent(upgradeCluster.name)}`],
+    ["trends /upgrades/trends", "/upgrades/trends"],
+    ["campaign", `/upgrades/campaigns/${campaign}`],
   ];
   const timings: Timing[] = [];
   for (const [label, url] of targets) timings.push(await timeUrl(base, label, url));
@@ -303,21 +403,69 @@ async function main() {
   const ratio = (ms: number) => Number((ms / baseline).toFixed(1));
   console.log("");
   console.log(
-    `  ${"page".padEnd(32)} ${"median".padStart(8)} ${"p90".padStart(8)} ${"max".padStart(8)} ${"bytes".padStart(9)} ${"x baseline".padStart(10)} ${"data fn".padStart(9)}`,
+    `  ${"page".padEnd(32)} ${"median".padStart(9)} ${"p95".padStart(9)} ${"max".padStart(9)} ${"bytes".padStart(9)} ${"x baseline".padStart(10)} ${"data fn".padStart(9)}`,
   );
   const queryList = Object.values(queryMs);
   for (const [i, r] of timings.entries()) {
     console.log(
-      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(8)} ${`${r.p90Ms} ms`.padStart(8)} ${`${r.maxMs} ms`.padStart(8)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)} ${`${queryList[i]} ms`.padStart(9)}`,
+      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(9)} ${`${r.p95Ms} ms`.padStart(9)} ${`${r.maxMs} ms`.padStart(9)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)} ${i < 5 ? `${queryList[i]} ms`.padStart(9) : "".padStart(9)}`,
     );
   }
   console.log(`  object page: ${targets[3][1]}`);
-  console.log("  data fn: median of the page's data function (getFreshness for the baseline) called in-process, before the server started");
+  console.log(
+    "  data fn: median of the page's data function (getFreshness for the baseline) called in-process, before the server started;",
+  );
+  console.log(
+    `  the upgrade pages share one read of the upgrade data (${queryMs.upgradeData} ms in-process), kept until the collector reports a change`,
+  );
   console.log(`  load average at end ${loadAtEnd.join(" ")}`);
   console.log("");
 
+  // --- under load: C clients while the collector writes -------------------------------------------------
+  let load: { clients: number; seconds: number; pages: Record<string, LoadFigures> } | undefined;
+  if (concurrency && sim) {
+    sim.clock.setSpeed(30); // scenarios play: the collector has something to write
+    const writer = startChild(
+      "collector",
+      process.execPath,
+      ["--import", "tsx", "lib/collector/main.ts"],
+      {
+        ...process.env,
+        ...sim.collectorEnv,
+        DATABASE_URL: database.url,
+        COLLECTOR_INTERVAL_SECONDS: "5",
+        COLLECTOR_METRICS_PORT: "0",
+        LOG_LEVEL: "error",
+      },
+      { quiet: true },
+    );
+    children.push(writer);
+    const pages = targets.slice(1).map(([, url]) => url);
+    console.log(
+      `  ${concurrency} concurrent clients for ${durationSeconds} s over ${pages.length} pages while the collector polls every 5 s…`,
+    );
+    const figures = await loadRun(base, pages, concurrency, durationSeconds);
+    await stopChild(writer);
+    load = { clients: concurrency, seconds: durationSeconds, pages: figures };
+    console.log(
+      `  ${"page".padEnd(32)} ${"req/s".padStart(7)} ${"median".padStart(9)} ${"p95".padStart(9)} ${"max".padStart(9)} ${"errors".padStart(7)}`,
+    );
+    for (const [label, url] of targets.slice(1)) {
+      const f = figures[url];
+      console.log(
+        `  ${label.padEnd(32)} ${String(f.requestsPerSecond).padStart(7)} ${`${f.medianMs} ms`.padStart(9)} ${`${f.p95Ms} ms`.padStart(9)} ${`${f.maxMs} ms`.padStart(9)} ${String(f.errors).padStart(7)}`,
+      );
+    }
+    console.log(`  load average at end ${loadAverage().join(" ")}`);
+    console.log("");
+  }
+
   const [, fleet, failures, object, cluster] = timings;
   const figures = {
+    baselineMs: baseline,
+    pages: Object.fromEntries(timings.slice(1).map((r) => [r.url, { medianMs: r.medianMs, p95Ms: r.p95Ms }])),
+    ...(load ? { concurrency: load } : {}),
+    upgradeDataMs: queryMs.upgradeData,
     clusters: rows.cluster,
     objects: rows.flux_object,
     historyDays,

@@ -2,9 +2,11 @@
 // simulator (state in .sim/), the collector polling it, and the web app, with one line when ready.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { closeDatabase } from "../lib/db/client";
 import { ensureDatabase } from "../lib/db/database";
+import { seedCampaignIfNone } from "../lib/db/writes/campaigns";
 import { enforceSafeAuthConfig } from "../lib/auth/startup-guard";
-import { env } from "../lib/env";
+import { env, resetEnvCache } from "../lib/env";
 import { oneLine } from "../lib/errors";
 import { startSimulator } from "../lib/simulator";
 import { nextBin, onShutdown, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
@@ -28,6 +30,7 @@ async function main() {
   enforceSafeAuthConfig(settings);
   const started = Date.now();
   const db = await ensureDatabase();
+  await seedDemoCampaign(db.url);
   const children: Child[] = [];
   const sim = await startSimulator({
     outDir: path.resolve(".sim"),
@@ -88,6 +91,24 @@ async function main() {
   await sim.stop();
   await db.stop();
   process.exit(1);
+}
+
+/** The demo shows one upgrade campaign from the start (only when the database holds none). */
+async function seedDemoCampaign(url: string) {
+  process.env.DATABASE_URL = url;
+  resetEnvCache();
+  const slug = await seedCampaignIfNone(
+    {
+      name: "All clusters on 1.35 by 2027-03-01",
+      targetVersion: "1.35",
+      deadline: "2027-03-01",
+      waveLabel: "env",
+      waveOrder: ["dev", "staging", "prod"],
+    },
+    "demo",
+  );
+  if (slug) console.log(`crows-nest: created the demo campaign /upgrades/campaigns/${slug}`);
+  await closeDatabase();
 }
 
 main().catch((err) => {

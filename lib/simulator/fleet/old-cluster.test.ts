@@ -5,7 +5,8 @@ import { toFluxObject } from "../../kube/flux";
 import { inventoryRefs, removedApiUses } from "../../upgrades/removed-apis";
 import type { KubeObject, RuntimeInfo } from "../contract";
 import { HELM_ADDONS } from "./catalogue";
-import { createFleetModel, ROLE_INDEX } from "./index";
+import { createFleetModel } from "./index";
+import { ROLE_INDEX } from "./topology";
 import { controlPlaneAt, nodegroupsAt } from "./versions";
 
 const runtime: RuntimeInfo = {

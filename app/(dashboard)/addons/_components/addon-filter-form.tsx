@@ -6,9 +6,34 @@ const field =
   "mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
 const label = "flex flex-col text-xs font-medium text-zinc-600 dark:text-zinc-400";
 
-export function AddonFilterForm({ filters }: { filters: AddonFilters }) {
+function ClusterSelect({ name, text, value, options }: { name: string; text: string; value: string | undefined; options: string[] }) {
+  return (
+    <label className={label}>
+      {text}
+      <select name={name} defaultValue={value ?? ""} className={field}>
+        <option value="">All</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function AddonFilterForm({
+  filters,
+  facets,
+}: {
+  filters: AddonFilters;
+  facets: { envs: string[]; teams: string[]; regions: string[] };
+}) {
   return (
     <form role="search" aria-label="Filter add-ons" method="get" action="/addons" className="flex flex-wrap items-end gap-3">
+      <ClusterSelect name="env" text="Environment" value={filters.env} options={facets.envs} />
+      <ClusterSelect name="team" text="Team" value={filters.team} options={facets.teams} />
+      <ClusterSelect name="region" text="Region" value={filters.region} options={facets.regions} />
       <label className={label}>
         Group clusters by
         <select name="group" defaultValue={filters.group} className={field}>

@@ -1,7 +1,7 @@
 // GET /api/addons/csv?group&at&kind&standing&skew&q: the whole matrix as a CSV download.
 import { getAddonMatrix, groupClusters } from "@/lib/db/queries/addons";
 import { fromError } from "@/lib/http/response";
-import { atInstant, parseAddonFilters, rowMatches } from "@/lib/upgrades/addon-filters";
+import { atInstant, clusterMatches, parseAddonFilters, rowMatches } from "@/lib/upgrades/addon-filters";
 import { matrixCsv } from "@/lib/upgrades/csv";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +11,11 @@ export async function GET(request: Request) {
     const filters = parseAddonFilters(new URL(request.url).searchParams);
     const now = new Date();
     const view = await getAddonMatrix({ at: atInstant(filters.at, now), now });
-    const clusters = groupClusters(view.clusters, filters.group).flatMap((g) => g.clusters.map((c) => c.name));
+    // Every cluster the filters keep, not only the page of columns shown.
+    const clusters = groupClusters(
+      view.clusters.filter((c) => clusterMatches(c, filters)),
+      filters.group,
+    ).flatMap((g) => g.clusters.map((c) => c.name));
     const csv = matrixCsv(
       view.rows.filter((r) => rowMatches(r, filters)),
       clusters,
