@@ -6,6 +6,9 @@ export async function register() {
   const { env } = await import("./lib/env");
   const settings = env();
   (await import("./lib/auth/startup-guard")).enforceSafeAuthConfig(settings); // no unsigned access off localhost
+  // Stamp each request with its socket address before Next.js sees it, and drop forwarded headers no
+  // trusted proxy set (rate limits, CSRF and HSTS decisions read only what the socket or TRUST_PROXY says).
+  (await import("./lib/http/peer-address")).installPeerAddress(settings.TRUST_PROXY);
   const { logger } = await import("./lib/logger");
   if (settings.DATABASE_URL) {
     const { migrate } = await import("./lib/db/migrate");

@@ -36,6 +36,7 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  db.on("error", (err) => console.warn(`e2e database pool: ${err.message}`));
   const ports = JSON.parse(readFileSync(path.join(process.env.E2E_SIM_DIR!, "ports.json"), "utf8")) as { clusters: Record<string, number> };
   facts = createFleetModel({ ...E2E_FLEET, clusters: Object.keys(ports.clusters).length, epoch: 0 }).facts;
   expect(facts.extendedSupport, "the e2e fleet needs the extended-support spoke (at least 8 clusters)").toBeTruthy();

@@ -45,6 +45,11 @@ const schema = z.object({
   HOSTNAME: z.string().default("localhost"),
   /** Public base URL (links in README snippets, OIDC redirect). */
   PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Proxies in front of the web server that set X-Forwarded-For/-Host/-Proto (an ingress: 1). 0 trusts no
+   * forwarded header: rate limits key on the socket address, CSRF compares Origin with Host and PUBLIC_URL.
+   */
+  TRUST_PROXY: int(0, 0, 10),
 
   // --- collector ---
   KUBECONFIG: z.string().optional(),

@@ -29,3 +29,30 @@ describe("formatUtc", () => {
     expect(formatUtc("2026-11-21T14:03:59+02:00")).toBe("2026-11-21 12:03 UTC");
   });
 });
+
+describe("dates out of any sane range (a bad row must never break a page)", () => {
+  const yearOneBc = new Date("0000-01-01T00:00:00Z"); // ISO year 0 is 1 BC
+  const extremes = [
+    yearOneBc,
+    new Date(8.64e15),
+    new Date(-8.64e15),
+    new Date(Number.NaN),
+    "0000-01-01T00:00:00Z",
+    "-000001-01-01T00:00:00Z",
+  ];
+
+  it("formatUtc names the year instead of printing a broken string or throwing", () => {
+    expect(formatUtc(yearOneBc)).toBe("year 1 BC (out of range)");
+    expect(formatUtc(new Date(8.64e15))).toBe("year 275760 (out of range)");
+    expect(formatUtc(new Date(Number.NaN))).toBe("invalid date");
+    expect(formatUtc("0999-12-31T23:59:00Z")).toBe("year 999 (out of range)");
+    expect(formatUtc("2026-11-21T14:03:00Z")).toBe("2026-11-21 14:03 UTC");
+  });
+
+  it("formatRelative says so instead of counting hundreds of thousands of days", () => {
+    const now = Date.parse("2026-11-21T12:00:00Z");
+    for (const value of extremes) expect(() => formatRelative(value, now)).not.toThrow();
+    expect(formatRelative(yearOneBc, now)).toBe("year 1 BC (out of range)");
+    expect(formatRelative(new Date(8.64e15), now)).toBe("year 275760 (out of range)");
+  });
+});

@@ -1,10 +1,20 @@
 // Time formatting shared by pages: UTC by default, relative where a person scans.
 
+/**
+ * A stored date no person could mean (year 1 BC, year 275760): named as such, never printed as a broken
+ * string or thrown on. Null for dates with a four-digit year.
+ */
+function outOfRange(d: Date): string | null {
+  if (Number.isNaN(d.getTime())) return "invalid date";
+  const year = d.getUTCFullYear();
+  if (year >= 1000 && year <= 9999) return null;
+  return `year ${year <= 0 ? `${1 - year} BC` : year} (out of range)`;
+}
+
 /** "2026-11-21 14:03 UTC" */
 export function formatUtc(value: string | Date): string {
   const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return "invalid date";
-  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return outOfRange(d) ?? `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /** "3 h 12 min", "45 s", "2 d 4 h": the two largest units. */
@@ -33,9 +43,10 @@ export function formatDuration(ms: number): string {
 
 /** "3 min ago" / "in 2 d" relative to `now` (epoch ms). */
 export function formatRelative(value: string | Date, now: number): string {
-  const t = new Date(value).getTime();
-  if (Number.isNaN(t)) return "invalid date";
-  const diff = now - t;
+  const d = new Date(value);
+  const odd = outOfRange(d);
+  if (odd) return odd;
+  const diff = now - d.getTime();
   if (Math.abs(diff) < 10_000) return "just now";
   return diff >= 0 ? `${formatDuration(diff)} ago` : `in ${formatDuration(-diff)}`;
 }

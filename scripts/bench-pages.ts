@@ -1,13 +1,17 @@
-// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--concurrency C] [--duration SEC]
+// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C] [--heap-mb H]
+//                         [--concurrency N] [--duration SEC]
 // Server-render time of the pages people open most, on a realistic database: a throw-away embedded
 // PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
 // (transitions, version changes, Events, webhook events) and an upgrade campaign, served by the production
-// build (`next start`). Each URL is warmed twice, then fetched S times in a row; the figure is time to the
-// last byte over loopback. /api/health (one query, no rendering) is the baseline the pages are compared with.
-// With --concurrency C, C clients then fetch every page in turn for SEC seconds while the collector keeps
-// polling a simulator whose clock runs (so it writes), and the p95 per page under that load is reported too.
+// build (`next start`).
+// Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
+// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. Then C
+// clients fetch the pages at once, and the web server's resident memory is printed: after start, its peak
+// under that load, and idle 10 s later; --heap-mb caps the web server's V8 heap as the Helm chart does.
+// With --concurrency N, N clients then fetch every page in turn for SEC seconds while the collector keeps
+// polling a simulator whose clock runs (so it writes and notifies), and the p95 per page is reported.
 // The last line is one JSON object: { baselineMs, pages: { "<path>": { medianMs, p95Ms } }, concurrency?, … }.
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -25,6 +29,8 @@ const { values } = parseArgs({
     objects: { type: "string", default: "150" },
     "history-days": { type: "string", default: "365" },
     samples: { type: "string", default: "30" },
+    clients: { type: "string", default: "20" },
+    "heap-mb": { type: "string" },
     concurrency: { type: "string", default: "0" },
     duration: { type: "string", default: "60" },
     help: { type: "boolean", short: "h" },
@@ -33,7 +39,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--concurrency C] [--duration SEC]",
+    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C] [--heap-mb H] [--concurrency N] [--duration SEC]",
   );
   process.exit(0);
 }
@@ -41,13 +47,22 @@ const clusters = Number(values.clusters);
 const objects = Number(values.objects);
 const historyDays = Number(values["history-days"]);
 const samples = Number(values.samples);
+const clients = Number(values.clients);
 const concurrency = Number(values.concurrency);
 const durationSeconds = Number(values.duration);
 if (!Number.isInteger(concurrency) || concurrency < 0) {
-  console.error("--concurrency must be a whole number (0: no concurrent run)");
+  console.error("--concurrency must be a whole number (0: no run under load while the collector writes)");
   process.exit(2);
 }
-for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples, duration: durationSeconds })) {
+const heapMb = values["heap-mb"] === undefined ? undefined : Number(values["heap-mb"]);
+if (heapMb !== undefined && (!Number.isInteger(heapMb) || heapMb < 64)) {
+  console.error("--heap-mb must be an integer of at least 64");
+  process.exit(2);
+}
+/** NODE_OPTIONS of the web server: the caller's, plus the heap cap when asked for. */
+const webNodeOptions =
+  [process.env.NODE_OPTIONS, heapMb ? `--max-old-space-size=${heapMb}` : undefined].filter(Boolean).join(" ") || undefined;
+for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples, clients, duration: durationSeconds })) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a positive integer`);
     process.exit(2);
@@ -212,13 +227,13 @@ interface LoadFigures {
   errors: number;
 }
 
-/** C clients fetch the URLs in turn (each starting at another one) for `seconds`; per-URL latencies. */
-async function loadRun(base: string, urls: string[], clients: number, seconds: number): Promise<Record<string, LoadFigures>> {
+/** N clients fetch the URLs in turn (each starting at another one) for `seconds`; latencies per URL. */
+async function loadRun(base: string, urls: string[], n: number, seconds: number): Promise<Record<string, LoadFigures>> {
   const times = new Map<string, number[]>(urls.map((u) => [u, []]));
   const errors = new Map<string, number>(urls.map((u) => [u, 0]));
   const end = Date.now() + seconds * 1000;
   await Promise.all(
-    Array.from({ length: clients }, async (_, c) => {
+    Array.from({ length: n }, async (_, c) => {
       for (let i = c; Date.now() < end; i++) {
         const url = urls[i % urls.length];
         const t0 = performance.now();
@@ -236,19 +251,77 @@ async function loadRun(base: string, urls: string[], clients: number, seconds: n
   return Object.fromEntries(
     urls.map((u) => {
       const t = times.get(u)!.sort((a, b) => a - b);
+      const q = (x: number) => (t.length ? round(quantile(t, x)) : null);
       return [
         u,
         {
           requests: t.length,
           requestsPerSecond: round(t.length / seconds),
-          medianMs: t.length ? round(quantile(t, 0.5)) : NaN,
-          p95Ms: t.length ? round(quantile(t, 0.95)) : NaN,
-          maxMs: t.length ? round(t[t.length - 1]) : NaN,
+          medianMs: q(0.5) ?? NaN,
+          p95Ms: q(0.95) ?? NaN,
+          maxMs: q(1) ?? NaN,
           errors: errors.get(u)!,
         },
       ];
     }),
   );
+}
+
+/** Resident memory in MB of a process and its descendants (Linux /proc), or null elsewhere. */
+function residentMb(pid: number): number | null {
+  try {
+    const parents = new Map<number, number>();
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const tree = [pid];
+    for (let i = 0; i < tree.length; i++) for (const [child, parent] of parents) if (parent === tree[i]) tree.push(child);
+    let kb = 0;
+    for (const p of tree) {
+      const status = readFileSync(`/proc/${p}/status`, "utf8");
+      kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    }
+    return Math.round(kb / 1024);
+  } catch {
+    return null;
+  }
+}
+
+/** C clients fetch every URL `rounds` times at once; resident memory sampled every 100 ms, the peak kept. */
+async function concurrentLoad(
+  base: string,
+  urls: string[],
+  rounds: number,
+  pid: number,
+): Promise<{ peakMb: number | null; seconds: number }> {
+  let peakMb: number | null = residentMb(pid);
+  const sampler = setInterval(() => {
+    const mb = residentMb(pid);
+    if (mb !== null && (peakMb === null || mb > peakMb)) peakMb = mb;
+  }, 100);
+  const t0 = Date.now();
+  try {
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        for (let r = 0; r < rounds; r++) {
+          for (const url of urls) {
+            const res = await fetch(base + url, { redirect: "manual" });
+            await res.arrayBuffer();
+            if (res.status !== 200) throw new Error(`${url} answered ${res.status} under load`);
+          }
+        }
+      }),
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  return { peakMb, seconds: (Date.now() - t0) / 1000 };
 }
 
 /** Median of S in-process calls of a page's data function: what the page costs before rendering. */
@@ -318,9 +391,9 @@ async function main() {
     SELECT c.name AS cluster, o.kind, o.namespace, o.name, (SELECT count(*)::int FROM flux_object_transition t WHERE t."objectId" = o.id) AS transitions
     FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
     WHERE o.health = 'failing' AND o."deletedAt" IS NULL ORDER BY transitions DESC, o.id LIMIT 1`);
-  // The upgrade page of the cluster with the most HelmReleases, and the date question for one env and team.
-  const busy = await db.query<{ name: string; env: string | null; team: string | null }>(`
-    SELECT c.name, c.env, c.team FROM cluster c JOIN flux_object o ON o."clusterId" = c.id AND o.kind = 'HelmRelease'
+  // The upgrade page of the spoke with the most HelmReleases; the date question for its environment.
+  const busy = await db.query<{ name: string; env: string | null }>(`
+    SELECT c.name, c.env FROM cluster c JOIN flux_object o ON o."clusterId" = c.id AND o.kind = 'HelmRelease'
      WHERE c.role = 'spoke' GROUP BY c.id ORDER BY count(*) DESC, c.name LIMIT 1`);
   await db.end();
   const failing = pick.rows[0];
@@ -374,12 +447,15 @@ async function main() {
       AUTH_MODE: "none",
       HOSTNAME: "127.0.0.1",
       LOG_LEVEL: "warn",
+      ...(webNodeOptions ? { NODE_OPTIONS: webNodeOptions } : {}),
     },
     { quiet: true },
   );
   children.push(web);
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/api/health`, 90_000, web);
+  const webPid = web.process.pid!;
+  const rssStartMb = residentMb(webPid);
 
   const by = new Date(Date.now() + 180 * 86_400_000).toISOString().slice(0, 10);
   const filters = new URLSearchParams({ by, ...(upgradeCluster.env ? { env: upgradeCluster.env } : {}) }).toString();
@@ -390,13 +466,22 @@ async function main() {
     [`object (${failing.transitions} transitions)`, objectPath(failing)],
     ["cluster", clusterPath(failing.cluster)],
     ["add-on matrix /addons", "/addons"],
-    ["upgrades (date, filters)", `/upgrades?${filters}`],
+    ["upgrades (date, env filter)", `/upgrades?${filters}`],
     ["cluster upgrade", `/upgrades/${encodeURIComponent(upgradeCluster.name)}`],
     ["trends /upgrades/trends", "/upgrades/trends"],
     ["campaign", `/upgrades/campaigns/${campaign}`],
   ];
   const timings: Timing[] = [];
   for (const [label, url] of targets) timings.push(await timeUrl(base, label, url));
+  const LOAD_ROUNDS = 3;
+  const load = await concurrentLoad(
+    base,
+    targets.slice(1).map(([, url]) => url),
+    LOAD_ROUNDS,
+    webPid,
+  );
+  await new Promise((r) => setTimeout(r, 10_000));
+  const rssIdleMb = residentMb(webPid);
   const loadAtEnd = loadAverage();
 
   const baseline = timings[0].medianMs;
@@ -408,10 +493,14 @@ async function main() {
   const queryList = Object.values(queryMs);
   for (const [i, r] of timings.entries()) {
     console.log(
-      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(9)} ${`${r.p95Ms} ms`.padStart(9)} ${`${r.maxMs} ms`.padStart(9)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)} ${i < 5 ? `${queryList[i]} ms`.padStart(9) : "".padStart(9)}`,
+      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(9)} ${`${r.p95Ms} ms`.padStart(9)} ${`${r.maxMs} ms`.padStart(9)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)} ${(i < 5 ? `${queryList[i]} ms` : "").padStart(9)}`,
     );
   }
   console.log(`  object page: ${targets[3][1]}`);
+  const mb = (v: number | null) => (v === null ? "n/a" : `${v} MB`);
+  console.log(
+    `  web server memory (RSS): ${mb(rssStartMb)} after start, peak ${mb(load.peakMb)} while ${clients} clients fetched the ${targets.length - 1} pages ${LOAD_ROUNDS} times each (${load.seconds.toFixed(1)} s), ${mb(rssIdleMb)} idle 10 s later; web NODE_OPTIONS=${webNodeOptions ?? "(none)"}`,
+  );
   console.log(
     "  data fn: median of the page's data function (getFreshness for the baseline) called in-process, before the server started;",
   );
@@ -421,10 +510,10 @@ async function main() {
   console.log(`  load average at end ${loadAtEnd.join(" ")}`);
   console.log("");
 
-  // --- under load: C clients while the collector writes -------------------------------------------------
-  let load: { clients: number; seconds: number; pages: Record<string, LoadFigures> } | undefined;
+  // --- under load: N clients while the collector writes -------------------------------------------------
+  let underLoad: { clients: number; seconds: number; pages: Record<string, LoadFigures> } | undefined;
   if (concurrency && sim) {
-    sim.clock.setSpeed(30); // scenarios play: the collector has something to write
+    sim.clock.setSpeed(30); // scenarios play: the collector has something to write and tells the web
     const writer = startChild(
       "collector",
       process.execPath,
@@ -444,14 +533,14 @@ async function main() {
     console.log(
       `  ${concurrency} concurrent clients for ${durationSeconds} s over ${pages.length} pages while the collector polls every 5 s…`,
     );
-    const figures = await loadRun(base, pages, concurrency, durationSeconds);
+    const perPage = await loadRun(base, pages, concurrency, durationSeconds);
     await stopChild(writer);
-    load = { clients: concurrency, seconds: durationSeconds, pages: figures };
+    underLoad = { clients: concurrency, seconds: durationSeconds, pages: perPage };
     console.log(
       `  ${"page".padEnd(32)} ${"req/s".padStart(7)} ${"median".padStart(9)} ${"p95".padStart(9)} ${"max".padStart(9)} ${"errors".padStart(7)}`,
     );
     for (const [label, url] of targets.slice(1)) {
-      const f = figures[url];
+      const f = perPage[url];
       console.log(
         `  ${label.padEnd(32)} ${String(f.requestsPerSecond).padStart(7)} ${`${f.medianMs} ms`.padStart(9)} ${`${f.p95Ms} ms`.padStart(9)} ${`${f.maxMs} ms`.padStart(9)} ${String(f.errors).padStart(7)}`,
       );
@@ -464,7 +553,7 @@ async function main() {
   const figures = {
     baselineMs: baseline,
     pages: Object.fromEntries(timings.slice(1).map((r) => [r.url, { medianMs: r.medianMs, p95Ms: r.p95Ms }])),
-    ...(load ? { concurrency: load } : {}),
+    ...(underLoad ? { concurrency: underLoad } : {}),
     upgradeDataMs: queryMs.upgradeData,
     clusters: rows.cluster,
     objects: rows.flux_object,
@@ -496,6 +585,12 @@ async function main() {
     failuresBytes: failures.bytes,
     objectBytes: object.bytes,
     clusterBytes: cluster.bytes,
+    webRssStartMb: rssStartMb,
+    webRssPeakMb: load.peakMb,
+    webRssIdleMb: rssIdleMb,
+    concurrentClients: clients,
+    concurrentSeconds: Number(load.seconds.toFixed(1)),
+    webNodeOptions: webNodeOptions ?? null,
     cores: os.cpus().length,
     loadAverageStart: loadAtStart,
     loadAverageEnd: loadAtEnd,

@@ -212,11 +212,12 @@ async function workerMain(dir: string) {
   const { env, resetEnvCache } = await import("../lib/env");
   resetEnvCache();
   const settings = env();
-  const { closeDatabase, SESSION_OPTIONS } = await import("../lib/db/client");
+  const { closeDatabase, logPoolError, SESSION_OPTIONS } = await import("../lib/db/client");
   const { loadHubConfig } = await import("../lib/kube/kubeconfig");
   const { logger } = await import("../lib/logger");
   const { Collector } = await import("../lib/collector/collector");
   const db = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Math.min(40, concurrency + 4), options: SESSION_OPTIONS });
+  db.on("error", logPoolError("bench-pool"));
   const collector = new Collector(
     db,
     {

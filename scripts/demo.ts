@@ -16,6 +16,8 @@ const { values: args } = parseArgs({
     clusters: { type: "string", default: "12" },
     objects: { type: "string", default: "40" },
     seed: { type: "string", default: "42" },
+    // Spokes only Argo CD's cluster secrets lead to (0 until the collector discovers through them).
+    "argocd-spokes": { type: "string", default: "0" },
     // Real time by default: timestamps then match the wall clock. Faster speeds play the scenarios
     // sooner, but simulated times run ahead of the clock ("in 7 min").
     speed: { type: "string", default: "1" },
@@ -38,6 +40,7 @@ async function main() {
     objects: Number(args.objects),
     seed: Number(args.seed),
     speed: Number(args.speed),
+    argocdSpokes: Number(args["argocd-spokes"]),
   });
   onShutdown(async () => {
     for (const child of children.reverse()) await stopChild(child);

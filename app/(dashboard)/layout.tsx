@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
-import { getSession } from "@/lib/auth/guard";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getFreshness } from "@/lib/db/queries/freshness";
 import { UserMenu } from "../auth/_components/user-menu";
 import { FreshnessBadge } from "../_components/freshness.client";
@@ -11,7 +11,8 @@ import { ThemeToggle } from "../_components/theme-toggle.client";
 /** The shell every dashboard page lives in: skip link, header with navigation and data freshness. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   await connection();
-  const [freshness, session] = await Promise.all([getFreshness(), getSession()]);
+  const session = await requirePageSession();
+  const freshness = await getFreshness();
   return (
     <div className="flex min-h-screen flex-col">
       <a

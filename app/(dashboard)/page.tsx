@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { TriageFilterForm } from "@/app/_components/triage-filter-form.client";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getFleet } from "@/lib/db/queries/fleet";
 import { CLUSTER_HEALTHS, FLEET_PAGE_LIMIT, parseFleetFilters, toQueryString } from "@/lib/fleet/filters";
 import { EmptyFleet } from "../_components/empty-fleet";
@@ -14,6 +15,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function FleetPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
+  await requirePageSession();
   const raw = await searchParams;
   const filters = parseFleetFilters(raw);
   const all = raw.all === "1";

@@ -50,3 +50,16 @@ describe("GET /go?format=json", () => {
     expect(body.decision.nearest[0].url).toBe("/clusters/prod-eu-1/kustomization/flux-system/apps");
   });
 });
+
+describe("GET /go with labels no name can hold", () => {
+  it("answers not found (never a database error) for NUL and other control characters", async () => {
+    for (const qs of ["name=%00", "cluster=prod-eu-1%00&name=apps", "namespace=a%01b&name=apps", "kind=%00&name=apps"]) {
+      const json = await go(`${qs}&format=json`);
+      expect(json.status, qs).toBe(404);
+      expect((await json.json()).decision.problem).toMatch(/holds a character no name can contain/);
+      const res = await go(qs);
+      expect(res.status, qs).toBe(302);
+      expect(res.headers.get("location")).toMatch(/^\/go\/results\?/);
+    }
+  });
+});

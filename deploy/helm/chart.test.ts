@@ -173,6 +173,50 @@ describe("Helm chart", () => {
     expect(env.find((e) => e.name === "METRICS_PUBLIC")?.value).toBe("false");
   });
 
+  it("caps the V8 heap below each container's memory limit, and trusts one proxy hop only behind the ingress", () => {
+    const heap = (ms: Manifest[], name: string) =>
+      containerOf(find(ms, "Deployment", name))
+        .containers[0].env.filter((e) => e.name === "NODE_OPTIONS")
+        .map((e) => e.value);
+    const ms = render([CI_VALUES("default-values.yaml")]);
+    // 65 % of 768Mi: room for native memory, buffers and code under the limit.
+    expect(heap(ms, "crows-nest-web")).toEqual(["--max-old-space-size=499"]);
+    expect(heap(ms, "crows-nest-collector")).toEqual(["--max-old-space-size=499"]);
+    const sized = render(
+      [CI_VALUES("default-values.yaml")],
+      [
+        "web.resources.limits.memory=2Gi",
+        "web.heapPercentOfLimit=70",
+        "collector.resources.limits.memory=1.5G",
+        "collector.heapPercentOfLimit=50",
+      ],
+    );
+    expect(heap(sized, "crows-nest-web")).toEqual(["--max-old-space-size=1433"]);
+    expect(heap(sized, "crows-nest-collector")).toEqual(["--max-old-space-size=715"]);
+    expect(heap(render([CI_VALUES("default-values.yaml")], ["web.heapMaxMiB=300"]), "crows-nest-web")).toEqual([
+      "--max-old-space-size=300",
+    ]);
+    // No limit, no cap from the chart: the image's default NODE_OPTIONS applies.
+    expect(heap(render([CI_VALUES("default-values.yaml")], ["web.resources.limits=null"]), "crows-nest-web")).toEqual([]);
+    expect(
+      renderError([
+        "publicUrl=https://x.example.com",
+        "auth.oidc.issuer=https://i",
+        "auth.oidc.clientId=c",
+        "web.resources.limits.memory=lots",
+      ]),
+    ).toContain("cannot read the memory limit");
+    const trust = (m: Manifest[]) =>
+      containerOf(find(m, "Deployment", "crows-nest-web")).containers[0].env.find((e) => e.name === "TRUST_PROXY")?.value;
+    expect(trust(ms)).toBe("1"); // the CI values enable the ingress
+    expect(trust(render([CI_VALUES("read-only-values.yaml")]))).toBe("0");
+    expect(trust(render([CI_VALUES("default-values.yaml")], ["web.trustProxy=2"]))).toBe("2");
+  });
+
+  it("sets a default heap cap in the image for a container run without the chart", () => {
+    expect(readFileSync(path.resolve("Dockerfile"), "utf8")).toMatch(/NODE_OPTIONS=--max-old-space-size=\d+/);
+  });
+
   it("refuses to render without sign-in or without the OIDC settings", () => {
     const base = ["publicUrl=https://x.example.com", "auth.oidc.issuer=https://idp.example.com", "auth.oidc.clientId=c"];
     expect(renderError([...base, "auth.mode=none"])).toContain("auth.mode must be oidc");

@@ -3,7 +3,8 @@
 import { getPool, getPrisma } from "../db/client";
 import type { Session } from "../auth/session";
 import { ACTION_CHANNEL } from "../db/channels";
-import type { ActionRequest, ActionResult } from "./types";
+import { clusterReachability } from "../fleet/status";
+import { actionsBlockedReason, type ActionRequest, type ActionResult } from "./types";
 
 /** Flux kind names as the collector stores them, keyed by the lower-case URL form. */
 const KIND_NAMES: Record<string, string> = {
@@ -19,15 +20,20 @@ export function kindName(kind: string): string {
   return KIND_NAMES[kind.toLowerCase()] ?? kind;
 }
 
-/** The object as the collector last saw it, or null when Crow's Nest does not know it. */
+/** The object as the collector last saw it, or null when Crow's Nest does not know it; `blocked` says why no action can run now. */
 export async function findActionTarget(
   req: Pick<ActionRequest, "cluster" | "kind" | "namespace" | "name">,
-): Promise<{ suspended: boolean } | null> {
+): Promise<{ suspended: boolean; blocked: string | null } | null> {
   const row = await getPrisma().fluxObject.findFirst({
     where: { cluster: { name: req.cluster }, kind: kindName(req.kind), namespace: req.namespace, name: req.name, deletedAt: null },
-    select: { suspended: true },
+    select: {
+      suspended: true,
+      cluster: { select: { name: true, lifecycle: true, lastSuccessAt: true, lastErrorAt: true, lastError: true } },
+    },
   });
-  return row ? { suspended: row.suspended } : null;
+  if (!row) return null;
+  const { name, lastError } = row.cluster;
+  return { suspended: row.suspended, blocked: actionsBlockedReason({ name, lastError, reachability: clusterReachability(row.cluster) }) };
 }
 
 export async function submitAction(session: Session, req: ActionRequest): Promise<string> {

@@ -124,6 +124,24 @@ describe("POST /api/actions", () => {
     expect((await post(op, body(op, { name: "unknown" }))).status).toBe(404);
   });
 
+  it("refuses actions on an object of an unreachable cluster with the reason, audited, and requests nothing", async () => {
+    await db.prisma().cluster.update({
+      where: { name: "spoke-1" },
+      data: { lastSuccessAt: new Date(Date.now() - 600_000), lastErrorAt: new Date(), lastError: "dial tcp 10.0.0.9:443: i/o timeout" },
+    });
+    const op = session("operator");
+    const res = await post(op, body(op));
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toEqual({
+      code: "cluster_unreachable",
+      message: "spoke-1 is unreachable (dial tcp 10.0.0.9:443: i/o timeout): actions need the collector to reach it",
+    });
+    expect(await db.prisma().operatorAction.count()).toBe(0);
+    expect(await db.prisma().auditEntry.findMany()).toEqual([
+      expect.objectContaining({ result: "denied", detail: expect.stringContaining("unreachable") }),
+    ]);
+  });
+
   it("reconciles for an operator: the simulator shows the annotation and the collector's audit entry names them", async () => {
     const op = session("operator");
     const res = await post(op, body(op));

@@ -1,5 +1,6 @@
 // Shared by the web app (which requests actions) and the collector (which carries them out).
 import { z } from "zod";
+import type { Reachability } from "../fleet/status";
 
 export const OPERATOR_ACTIONS = ["reconcile", "suspend", "resume"] as const;
 export type OperatorActionName = (typeof OPERATOR_ACTIONS)[number];
@@ -35,4 +36,20 @@ export interface ActionResult {
   id: string;
   status: "pending" | "ok" | "error";
   result: string | null;
+}
+
+/**
+ * Why no action can be carried out on this cluster's objects now, or null when it can. Only the collector
+ * acts, through the cluster's API: a cluster it cannot reach would leave the request pending and then
+ * failed, so the buttons are disabled with this reason and the API refuses with it.
+ */
+export function actionsBlockedReason(cluster: { name: string; reachability: Reachability; lastError: string | null }): string | null {
+  switch (cluster.reachability) {
+    case "unreachable":
+      return `${cluster.name} is unreachable${cluster.lastError ? ` (${cluster.lastError})` : ""}: actions need the collector to reach it`;
+    case "gone":
+      return `${cluster.name} is no longer in the fleet`;
+    default:
+      return null;
+  }
 }

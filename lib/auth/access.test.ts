@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { accessFor, allowed, maxBodyBytes, rateLimitBucket } from "./access";
 
-const open = { metricsPublic: true };
+const open = { metricsPublic: true, publicFiles: new Set(["/favicon.svg", "/robots.txt"]) };
 
 describe("accessFor", () => {
   it("leaves health, sign-in and the signed webhook public", () => {
@@ -17,9 +17,23 @@ describe("accessFor", () => {
     expect(accessFor("/auditing", open)).toMatchObject({ minimum: "viewer" });
     expect(accessFor("/api/healthz", open)).toMatchObject({ kind: "session" });
   });
+  it("leaves public files open by exact path only, never by what a path ends with", () => {
+    expect(accessFor("/favicon.svg", open)).toEqual({ kind: "public" });
+    expect(accessFor("/robots.txt", open)).toEqual({ kind: "public" });
+    for (const p of [
+      "/api/objects/prod/kustomization/apps/payments.txt",
+      "/clusters/prod/kustomization/apps/payments.txt",
+      "/clusters/prod/helmrelease/apps/logo.svg",
+      "/clusters/favicon.svg",
+      "/robots.txt/x",
+      "/favicon.ico",
+    ]) {
+      expect(accessFor(p, open), p).toMatchObject({ kind: "session" });
+    }
+  });
   it("makes /metrics public only when configured", () => {
     expect(accessFor("/metrics", open)).toEqual({ kind: "public" });
-    expect(accessFor("/metrics", { metricsPublic: false })).toMatchObject({ kind: "session" });
+    expect(accessFor("/metrics", { ...open, metricsPublic: false })).toMatchObject({ kind: "session" });
   });
   it("checks roles", () => {
     const audit = accessFor("/audit", open);

@@ -6,8 +6,14 @@ export type Access = { kind: "public" } | { kind: "session"; minimum: Role; api:
 /** Signed webhook receivers (HMAC checked by the route) live under this prefix. */
 export const WEBHOOK_PREFIX = "/api/webhooks/";
 
-export function accessFor(pathname: string, options: { metricsPublic: boolean }): Access {
-  if (pathname === "/api/health" || pathname.startsWith("/auth/") || pathname === "/favicon.svg") return { kind: "public" };
+export interface AccessOptions {
+  metricsPublic: boolean;
+  /** URL paths of the files in public/ (lib/http/public-files.ts): public by exact path, never by pattern. */
+  publicFiles?: ReadonlySet<string>;
+}
+
+export function accessFor(pathname: string, options: AccessOptions): Access {
+  if (pathname === "/api/health" || pathname.startsWith("/auth/") || options.publicFiles?.has(pathname)) return { kind: "public" };
   if (pathname.startsWith(WEBHOOK_PREFIX)) return { kind: "public" };
   if (pathname === "/metrics" || pathname === "/api/metrics")
     return options.metricsPublic ? { kind: "public" } : { kind: "session", minimum: "viewer", api: true };
@@ -36,3 +42,6 @@ export function maxBodyBytes(pathname: string, webhookMax: number): number {
   if (pathname.startsWith("/api/")) return 16 * 1024;
   return 1024 * 1024; // server actions (Next.js' own default limit)
 }
+
+/** Set by proxy.ts on every request it passes on: the path and query, for the way back after sign-in. */
+export const REQUEST_PATH_HEADER = "x-crows-nest-path";

@@ -1,6 +1,7 @@
 // The audit log: who did what to which object, and what came of it. Written by the web app for sign-ins
 // and every action attempt (denied ones too), and by the collector when it carries an action out.
 import { getPrisma } from "../db/client";
+import { iso } from "../db/queries/shared";
 import { logger } from "../logger";
 
 export type AuditResult = "ok" | "error" | "denied";
@@ -20,7 +21,8 @@ export interface AuditInput {
 
 export interface AuditRow extends Omit<AuditInput, "actorName" | "clusterName" | "kind" | "namespace" | "name" | "detail"> {
   id: string;
-  at: string;
+  /** Null only for a stored time the database client cannot read (a hand-edited row). */
+  at: string | null;
   actorName: string | null;
   clusterName: string | null;
   kind: string | null;
@@ -73,7 +75,7 @@ export async function listAuditEntries(filter: AuditFilter = {}): Promise<AuditR
   });
   return rows.map((r) => ({
     id: r.id.toString(),
-    at: r.at.toISOString(),
+    at: iso(r.at),
     actor: r.actor,
     actorName: r.actorName,
     role: r.role,

@@ -1,5 +1,4 @@
 // Auth settings in one shape, read from lib/env.ts.
-import { randomBytes } from "node:crypto";
 import { env } from "../env";
 import type { RoleMapping } from "./roles";
 
@@ -10,18 +9,20 @@ export interface AuthConfig {
   clientSecret?: string;
   groupsClaim: string;
   roles: RoleMapping;
-  /** Keys sessions, OIDC transactions and CSRF tokens. */
-  secret: string;
+  /**
+   * SESSION_SECRET: keys sessions, OIDC transactions and CSRF tokens. Required with sign-in (the server
+   * refuses to start without it); without sign-in, CSRF tokens use a key kept in the database (./keys.ts).
+   */
+  secret: string | null;
   /** Origin browsers use, e.g. https://crows-nest.example.com (no trailing slash). */
   publicOrigin?: string;
   /** Cookies get Secure when Crow's Nest is served over HTTPS. */
   secureCookies: boolean;
   actionsEnabled: boolean;
   metricsPublic: boolean;
+  /** Proxies in front of us whose X-Forwarded-* headers are believed (TRUST_PROXY); 0 = none. */
+  trustProxy: number;
 }
-
-// Without sign-in there is no session to protect, but CSRF tokens still need a key: one per process.
-const processSecret = randomBytes(32).toString("base64url");
 
 export function authConfig(): AuthConfig {
   const e = env();
@@ -33,10 +34,11 @@ export function authConfig(): AuthConfig {
     clientSecret: e.OIDC_CLIENT_SECRET || undefined,
     groupsClaim: e.OIDC_GROUPS_CLAIM,
     roles: { adminGroups: e.ROLE_ADMIN_GROUPS, operatorGroups: e.ROLE_OPERATOR_GROUPS, viewerGroups: e.ROLE_VIEWER_GROUPS },
-    secret: e.SESSION_SECRET ?? processSecret,
+    secret: e.SESSION_SECRET ?? null,
     publicOrigin,
     secureCookies: publicOrigin?.startsWith("https:") ?? false,
     actionsEnabled: e.ACTIONS_ENABLED,
     metricsPublic: e.METRICS_PUBLIC,
+    trustProxy: e.TRUST_PROXY,
   };
 }

@@ -2,6 +2,7 @@
 // our own, and the body must carry a token derived from the session id (a synchronizer token the server
 // renders into the page; a cross-site page can neither read it nor guess it).
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { requestOrigin } from "../http/forwarded";
 import { deriveKey } from "./session";
 
 export function csrfToken(sessionId: string, secret: string): string {
@@ -17,18 +18,11 @@ export function csrfTokenMatches(sessionId: string, secret: string, token: unkno
 
 /**
  * True when the request comes from one of our own pages. Browsers send Origin on every cross-origin
- * request and on same-origin POSTs; a missing Origin on a POST is treated as foreign. Behind a reverse
- * proxy the Host seen here may differ from the public one, so PUBLIC_URL's origin is accepted too.
+ * request and on same-origin POSTs; a missing Origin on a POST is treated as foreign. Our origin is the
+ * one the browser used (Host, or X-Forwarded-Host only behind a trusted proxy) or PUBLIC_URL's.
  */
-export function sameOrigin(headers: Headers, requestUrl: string, publicOrigin?: string): boolean {
+export function sameOrigin(headers: Headers, requestUrl: string, trust: { publicOrigin?: string; trustProxy: number }): boolean {
   const origin = headers.get("origin");
   if (!origin || origin === "null") return false;
-  const allowed = new Set<string>([new URL(requestUrl).origin]);
-  if (publicOrigin) allowed.add(publicOrigin);
-  const host = headers.get("x-forwarded-host") ?? headers.get("host");
-  if (host) {
-    const proto = headers.get("x-forwarded-proto") ?? new URL(requestUrl).protocol.replace(":", "");
-    allowed.add(`${proto}://${host}`);
-  }
-  return allowed.has(origin);
+  return origin === trust.publicOrigin || origin === requestOrigin(headers, requestUrl, trust.trustProxy);
 }

@@ -1,10 +1,14 @@
-// Who is asking, for pages, route handlers and server actions. The proxy already turned away requests
-// without a session; these helpers decide what a signed-in user may see and do.
+// Who is asking, for pages, route handlers and server actions. proxy.ts already turns away requests
+// without a session; every page calls requirePageSession() and every route handler authorizeRequest()
+// as well (app/session-checks.test.ts holds them to it), so a path the proxy does not see is still closed.
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { authConfig, type AuthConfig } from "./config";
 import { csrfToken, csrfTokenMatches, sameOrigin } from "./csrf";
+import { csrfKey } from "./keys";
+import { REQUEST_PATH_HEADER } from "./access";
+import { safeReturnTo } from "./return-to";
 import { roleAtLeast, type Role } from "./roles";
 import { readCookie, sessionFromCookie } from "./resolve";
 import { SESSION_COOKIE, SESSION_TTL_SECONDS, type Session } from "./session";
@@ -15,9 +19,14 @@ export async function getSession(): Promise<Session | null> {
   return sessionFromCookie(jar.get(SESSION_COOKIE)?.value);
 }
 
-export async function requireSession(returnTo = "/"): Promise<Session> {
+/** For pages and layouts: the session, or a redirect to sign-in that comes back here afterwards. */
+export async function requirePageSession(): Promise<Session> {
   const session = await getSession();
-  if (!session) redirect(`/auth/signin?returnTo=${encodeURIComponent(returnTo)}`);
+  if (!session) {
+    const cfg = authConfig();
+    const here = safeReturnTo((await headers()).get(REQUEST_PATH_HEADER), cfg.publicOrigin);
+    redirect(`/auth/signin?returnTo=${encodeURIComponent(here)}`);
+  }
   return session;
 }
 
@@ -26,8 +35,8 @@ export function canAct(session: Session | null, cfg: AuthConfig = authConfig()):
 }
 
 /** The token a page renders into forms and fetches of the current session. */
-export function csrfTokenFor(session: Session, cfg: AuthConfig = authConfig()): string {
-  return csrfToken(session.sid, cfg.secret);
+export async function csrfTokenFor(session: Session, cfg: AuthConfig = authConfig()): Promise<string> {
+  return csrfToken(session.sid, await csrfKey(cfg));
 }
 
 export type ApiAuth = { ok: true; session: Session } | { ok: false; response: Response };
@@ -47,9 +56,9 @@ export async function authorizeRequest(request: Request, minimum: Role): Promise
 }
 
 /** For state-changing route handlers: same origin and the session's CSRF token. */
-export function checkCsrf(request: Request, session: Session, token: unknown): Response | null {
+export async function checkCsrf(request: Request, session: Session, token: unknown): Promise<Response | null> {
   const cfg = authConfig();
-  if (!sameOrigin(request.headers, request.url, cfg.publicOrigin) || !csrfTokenMatches(session.sid, cfg.secret, token)) {
+  if (!sameOrigin(request.headers, request.url, cfg) || !csrfTokenMatches(session.sid, await csrfKey(cfg), token)) {
     return Response.json({ error: { code: "csrf", message: "request did not come from a Crow's Nest page" } }, { status: 403 });
   }
   return null;

@@ -2,10 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithoutBrowser, startOidcProvider, TEST_CLIENT, TEST_GROUPS, type TestOidcProvider } from "../../e2e/oidc-provider";
 import type { AuthConfig } from "./config";
-import { beginSignIn, completeSignIn, safeReturnTo, SignInError } from "./oidc";
+import { beginSignIn, completeSignIn, SignInError } from "./oidc";
+import { safeReturnTo } from "./return-to";
 import { openSession, sealSession } from "./session";
 
 const origin = "http://localhost:3999";
+const SECRET = "session-secret-for-the-oidc-test-0123456789";
 let provider: TestOidcProvider;
 let cfg: AuthConfig;
 
@@ -18,11 +20,12 @@ beforeAll(async () => {
     clientSecret: TEST_CLIENT.secret,
     groupsClaim: "groups",
     roles: { adminGroups: [TEST_GROUPS.admin], operatorGroups: [TEST_GROUPS.operator], viewerGroups: [TEST_GROUPS.viewer] },
-    secret: "session-secret-for-the-oidc-test-0123456789",
+    secret: SECRET,
     publicOrigin: origin,
     secureCookies: false,
     actionsEnabled: true,
     metricsPublic: true,
+    trustProxy: 0,
   };
 });
 afterAll(() => provider.stop());
@@ -55,7 +58,7 @@ describe("OIDC sign-in", () => {
       const { session, returnTo } = await result();
       expect(session).toMatchObject({ role, sub: `${provider.issuer}#${login}` });
       expect(returnTo).toBe("/clusters/hub");
-      expect(await openSession(await sealSession(session, cfg.secret), cfg.secret)).toEqual(session);
+      expect(await openSession(await sealSession(session, SECRET), SECRET)).toEqual(session);
     }
     const { session } = await (await signIn("operator")).result();
     expect(session.name).toBe("Otto Operator");

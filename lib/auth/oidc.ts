@@ -4,6 +4,7 @@ import * as client from "openid-client";
 import { z } from "zod";
 import type { AuthConfig } from "./config";
 import { groupsFromClaims, roleFromGroups, type Role } from "./roles";
+import { safeReturnTo } from "./return-to";
 import { newSessionId, seal, SESSION_TTL_SECONDS, unseal, type Session } from "./session";
 import { isLoopbackHost } from "./startup-guard";
 
@@ -44,15 +45,15 @@ export function oidcConfiguration(cfg: AuthConfig): Promise<client.Configuration
   return discovered.config;
 }
 
+/** SESSION_SECRET, which sign-in cannot do without (the server refuses to start without it anyway). */
+export function sessionSecret(cfg: AuthConfig): string {
+  if (!cfg.secret) throw new SignInError("SESSION_SECRET is not set", "provider");
+  return cfg.secret;
+}
+
 export function redirectUri(cfg: AuthConfig): string {
   if (!cfg.publicOrigin) throw new SignInError("PUBLIC_URL is not set", "provider");
   return `${cfg.publicOrigin}${CALLBACK_PATH}`;
-}
-
-/** Only paths on this site: no scheme, no host, no protocol-relative `//evil`. */
-export function safeReturnTo(value: string | null | undefined): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\") || /[\r\n]/.test(value)) return "/";
-  return value.startsWith("/auth/") ? "/" : value;
 }
 
 export async function beginSignIn(cfg: AuthConfig, returnTo: string): Promise<{ url: URL; transaction: string }> {
@@ -69,7 +70,12 @@ export async function beginSignIn(cfg: AuthConfig, returnTo: string): Promise<{ 
     nonce,
   });
   const expiresAt = Math.floor(Date.now() / 1000) + TRANSACTION_TTL_SECONDS;
-  const transaction = await seal({ verifier, state, nonce, returnTo: safeReturnTo(returnTo) }, cfg.secret, "oidc-transaction", expiresAt);
+  const transaction = await seal(
+    { verifier, state, nonce, returnTo: safeReturnTo(returnTo, cfg.publicOrigin) },
+    sessionSecret(cfg),
+    "oidc-transaction",
+    expiresAt,
+  );
   return { url, transaction };
 }
 
@@ -84,7 +90,7 @@ export async function completeSignIn(
   callbackQuery: URLSearchParams,
   transactionCookie: string | undefined,
 ): Promise<SignInResult> {
-  const payload = transactionCookie ? await unseal(transactionCookie, cfg.secret, "oidc-transaction") : null;
+  const payload = transactionCookie ? await unseal(transactionCookie, sessionSecret(cfg), "oidc-transaction") : null;
   const tx = transactionSchema.safeParse(payload);
   if (!tx.success) throw new SignInError("the sign-in took too long or was started in another browser; please try again", "transaction");
   const config = await oidcConfiguration(cfg);

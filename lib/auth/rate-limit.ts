@@ -1,4 +1,4 @@
-// Token buckets per key (client address). In memory, per web replica: enough to stop a
+// Token buckets per key (client address: lib/http/forwarded.ts). In memory, per web replica: enough to stop a
 // single client hammering sign-in or the webhook; a fleet-wide limit belongs to the ingress.
 
 export interface RateLimit {
@@ -47,10 +47,4 @@ export class RateLimiter {
       this.buckets.delete(oldest);
     }
   }
-}
-
-/** The client address: the first X-Forwarded-For hop (set by the ingress), else X-Real-IP. */
-export function clientKey(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || headers.get("x-real-ip") || "unknown";
 }

@@ -13,7 +13,7 @@ export const LOCAL_SESSION: Session = {
 
 export async function sessionFromCookie(value: string | undefined, cfg: AuthConfig = authConfig()): Promise<Session | null> {
   if (cfg.mode === "none") return LOCAL_SESSION;
-  return openSession(value, cfg.secret);
+  return cfg.secret ? openSession(value, cfg.secret) : null;
 }
 
 export function readCookie(header: string | null, name: string): string | undefined {

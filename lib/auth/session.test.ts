@@ -43,12 +43,20 @@ describe("CSRF", () => {
     expect(csrfTokenMatches("sid-a", secret, `${token}x`)).toBe(false);
   });
   it("accepts only our own origin", () => {
+    const direct = { trustProxy: 0 };
     const h = (o: Record<string, string>) => new Headers(o);
-    expect(sameOrigin(h({ origin: "http://localhost:3000", host: "localhost:3000" }), "http://localhost:3000/api/actions")).toBe(true);
-    expect(sameOrigin(h({ origin: "https://evil.example", host: "localhost:3000" }), "http://localhost:3000/api/actions")).toBe(false);
-    expect(sameOrigin(h({ host: "localhost:3000" }), "http://localhost:3000/api/actions")).toBe(false);
+    expect(sameOrigin(h({ origin: "http://localhost:3000", host: "localhost:3000" }), "http://localhost:3000/api/actions", direct)).toBe(
+      true,
+    );
+    expect(sameOrigin(h({ origin: "https://evil.example", host: "localhost:3000" }), "http://localhost:3000/api/actions", direct)).toBe(
+      false,
+    );
+    expect(sameOrigin(h({ host: "localhost:3000" }), "http://localhost:3000/api/actions", direct)).toBe(false);
     expect(
-      sameOrigin(h({ origin: "https://cn.example.com", host: "10.0.0.5:3000" }), "http://10.0.0.5:3000/x", "https://cn.example.com"),
+      sameOrigin(h({ origin: "https://cn.example.com", host: "10.0.0.5:3000" }), "http://10.0.0.5:3000/x", {
+        ...direct,
+        publicOrigin: "https://cn.example.com",
+      }),
     ).toBe(true);
   });
 });

@@ -4,10 +4,13 @@ import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
 import { env } from "../env";
+import { oneLine } from "../errors";
+import { logger } from "../logger";
+import { parseTimestamp } from "./timestamps";
 
 // Columns are `timestamp(3) without time zone` holding UTC (Prisma's convention). Read and write them
-// as UTC whatever the server's or the session's time zone is.
-pg.types.setTypeParser(1114, (text: string) => new Date(text.replace(" ", "T") + "Z"));
+// as UTC whatever the server's or the session's time zone is, BC years and ±infinity included.
+pg.types.setTypeParser(1114, parseTimestamp);
 pg.defaults.parseInputDatesAsUTC = true;
 /** Session settings for every connection: UTC for now() and CURRENT_TIMESTAMP defaults. */
 export const SESSION_OPTIONS = "-c TimeZone=UTC";
@@ -21,14 +24,28 @@ export function databaseUrl(): string {
   return url;
 }
 
+/**
+ * An idle pooled connection that the server drops (a restart, a failover) emits "error" on its pool; with
+ * no listener that is an uncaught exception dump per connection. One warning line instead: the pool opens
+ * a new connection on the next query, and a query that fails meanwhile fails on its own.
+ */
+export function logPoolError(component: string): (err: Error) => void {
+  return (err) => logger.warn({ component, err: oneLine(err) }, "database connection lost; reconnecting on next use");
+}
+
 /** A pg pool for raw SQL (bulk writes, LISTEN/NOTIFY, health). */
 export function getPool(): pg.Pool {
-  pool ??= new pg.Pool({ connectionString: databaseUrl(), max: 10, idleTimeoutMillis: 30_000, options: SESSION_OPTIONS });
+  if (!pool) {
+    pool = new pg.Pool({ connectionString: databaseUrl(), max: 10, idleTimeoutMillis: 30_000, options: SESSION_OPTIONS });
+    pool.on("error", logPoolError("db-pool"));
+  }
   return pool;
 }
 
 export function getPrisma(): PrismaClient {
-  prisma ??= new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl(), max: 10 }) });
+  prisma ??= new PrismaClient({
+    adapter: new PrismaPg({ connectionString: databaseUrl(), max: 10 }, { onPoolError: logPoolError("prisma-pool") }),
+  });
   return prisma;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideGo, levenshtein, parseGoLabels, type GoCandidate } from "./go";
+import { decideGo, levenshtein, parseGoLabels, unnameableLabel, type GoCandidate } from "./go";
 
 const c = (cluster: string, kind: string, namespace: string, name: string, deleted = false): GoCandidate => ({
   cluster,
@@ -100,5 +100,14 @@ describe("decideGo", () => {
   it("measures edit distance", () => {
     expect(levenshtein("kitten", "sitting")).toBe(3);
     expect(levenshtein("", "abc")).toBe(3);
+  });
+});
+
+describe("unnameableLabel", () => {
+  it("names the label holding a control character or broken Unicode, and nothing for real names", () => {
+    expect(unnameableLabel(parseGoLabels({ cluster: "prod-eu-1", name: "apps", namespace: "flux-system" }))).toBeNull();
+    expect(unnameableLabel(parseGoLabels({ name: "a\u0000" }))).toBe("name");
+    expect(unnameableLabel(parseGoLabels({ cluster: "a\tb" }))).toBe("cluster");
+    expect(unnameableLabel(parseGoLabels({ exported_namespace: "\ud800x" }))).toBe("namespace");
   });
 });

@@ -53,6 +53,22 @@ export function parseGoLabels(params: ParamSource): GoLabels {
   };
 }
 
+const NOT_IN_ANY_NAME = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The first label holding a character no cluster, namespace or object name can contain (NUL, other
+ * control characters, broken Unicode): such labels match nothing, and are not worth a database query.
+ */
+export function unnameableLabel(labels: GoLabels): string | null {
+  const named: Array<[string, string | null]> = [
+    ["cluster", labels.cluster],
+    ["kind", labels.kindText],
+    ["name", labels.name],
+    ...labels.namespaces.map((n): [string, string] => ["namespace", n]),
+  ];
+  return named.find(([, v]) => v !== null && NOT_IN_ANY_NAME.test(v))?.[0] ?? null;
+}
+
 export interface GoCandidate {
   cluster: string;
   kind: string;

@@ -2,8 +2,9 @@
 // runtime (lib/simulator/kube). The model decides WHAT each cluster holds at a simulated time; the
 // runtime serves it over HTTPS with real Kubernetes semantics (resourceVersion, watch, pagination).
 //
-// Extensions (backward compatible): FleetModel.epoch (t0 of the scenario timeline) and
-// ClusterConditions.gitVersion (the /version answer moves when a control plane is upgraded).
+// Extensions (backward compatible): FleetModel.epoch (t0 of the scenario timeline),
+// ClusterConditions.gitVersion (the /version answer moves when a control plane is upgraded) and
+// SimCluster.serviceAccountTokens (bearer tokens a cluster accepts besides the static and EKS ones).
 
 export interface ObjectMeta {
   name: string;
@@ -42,6 +43,8 @@ export interface SimCluster {
   auth: "static" | "eks";
   env: string;
   team: string;
+  /** Service-account bearer tokens this cluster also accepts (token → user), e.g. Argo CD's argocd-manager. */
+  serviceAccountTokens?: Record<string, string>;
 }
 
 /** What the runtime knows and the model needs in order to write kubeconfigs and DescribeCluster answers. */

@@ -24,6 +24,8 @@ export interface StartSimulatorOptions {
   clusters?: number;
   /** Flux objects per spoke (roughly). */
   objects?: number;
+  /** Spokes only Argo CD on the hub knows, beyond `clusters` (default 0; see docs/simulator-scenarios.md). */
+  argocdSpokes?: number;
   seed?: number;
   speed?: number;
   faults?: Record<string, FaultSpec>;
@@ -94,7 +96,14 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
   const clock = createSimClock({ speed: options.speed ?? 1 });
   // The scenario timeline starts when the simulated clock does.
   const model =
-    options.model ?? createFleetModel({ clusters: options.clusters ?? 12, objects: options.objects ?? 40, seed, epoch: clock.now() });
+    options.model ??
+    createFleetModel({
+      clusters: options.clusters ?? 12,
+      objects: options.objects ?? 40,
+      seed,
+      epoch: clock.now(),
+      argocdSpokes: options.argocdSpokes,
+    });
   const withAws = options.aws !== false && model.clusters.some((cluster) => cluster.eks);
   const cas = loadOrCreateClusterCas(
     outDir,

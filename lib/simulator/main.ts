@@ -1,13 +1,14 @@
 // npm run sim -- --out DIR [--clusters N] [--objects M] [--seed S] [--speed X] [--fault NAME=SPEC]...
-//                [--control-port P]
+//                [--control-port P] [--argocd-spokes K]
 // Starts the fleet simulator, prints one ready line, runs until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { type FaultSpec, parseFaultArgument, startSimulator } from "./index";
 
 const USAGE = `usage: npm run sim -- --out DIR [--clusters N] [--objects M] [--seed S] [--speed X]
-                      [--fault NAME=SPEC]... [--control-port P]
+                      [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K]
   --clusters N    clusters including the hub (default 12)
   --objects M     Flux objects per spoke (default 40)
+  --argocd-spokes K  extra spokes only Argo CD's cluster secrets lead to (default 0)
   --seed S        fleet seed (default 1)
   --speed X       simulated seconds per real second (default 1)
   --fault NAME=SPEC, SPEC like latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable`;
@@ -31,6 +32,7 @@ async function main() {
       speed: { type: "string" },
       fault: { type: "string", multiple: true },
       "control-port": { type: "string" },
+      "argocd-spokes": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -52,6 +54,7 @@ async function main() {
     outDir: values.out,
     clusters,
     objects: positiveNumber(values.objects, "objects", 40),
+    argocdSpokes: positiveNumber(values["argocd-spokes"], "argocd-spokes", 0),
     seed: positiveNumber(values.seed, "seed", 1),
     speed: positiveNumber(values.speed, "speed", 1, false),
     faults,

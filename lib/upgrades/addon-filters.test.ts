@@ -11,7 +11,7 @@ describe("add-on filters", () => {
     });
     expect(parseAddonFilters({ group: ["env", "team"], at: "" })).toEqual({ group: "env" });
   });
-  it.each(["2026-13-40", "yesterday", "2026-11-1"])("rejects at=%s", (at) => {
+  it.each(["2026-13-40", "yesterday", "2026-11-1", "0000-01-01", "1999-12-31"])("rejects at=%s", (at) => {
     expect(() => parseAddonFilters({ at })).toThrow();
   });
   it("at means the end of that UTC day, or now for today", () => {

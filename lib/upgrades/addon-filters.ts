@@ -3,6 +3,7 @@ import { z } from "zod";
 import { STANDINGS } from "./standing";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const EARLIEST_AT = "2000-01-01";
 
 export const addonFiltersSchema = z.object({
   group: z.enum(["none", "env", "team", "region"]).default("none"),
@@ -11,6 +12,8 @@ export const addonFiltersSchema = z.object({
     .string()
     .regex(DATE, "expected YYYY-MM-DD")
     .refine((v) => !Number.isNaN(new Date(`${v}T00:00:00Z`).getTime()), "not a date")
+    // Year 0000 is no year PostgreSQL knows; nothing before this project's history is worth asking for.
+    .refine((v) => v >= EARLIEST_AT, `expected a date from ${EARLIEST_AT}`)
     .optional(),
   kind: z.enum(["helm", "eks", "flux"]).optional(),
   standing: z.enum(STANDINGS).optional(),

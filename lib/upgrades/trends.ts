@@ -73,7 +73,8 @@ const startOfDay = (t: number) => Math.floor(t / DAY_MS) * DAY_MS;
 
 /** The first day of the series: the requested start, or the day the first cluster was seen if later. */
 export function baselineDay(h: FleetHistory, from: Date): Date | null {
-  const first = Math.min(...h.clusters.map((c) => c.firstSeenAt.getTime()));
+  // A timestamp the database client could not read (year 1 BC, infinity) is no answer to "since when".
+  const first = Math.min(...h.clusters.map((c) => c.firstSeenAt.getTime()).filter(Number.isFinite));
   if (!Number.isFinite(first)) return null;
   return new Date(Math.max(startOfDay(from.getTime()), startOfDay(first)));
 }

@@ -8,7 +8,7 @@ import { env } from "../env";
 import { NUDGE_CHANNEL } from "../db/channels";
 import { getPool } from "../db/client";
 import { resolveKind } from "../fleet/kinds";
-import { fluxEventSchema, revisionOf } from "./payload";
+import { fluxEventSchema, hasUnstorableText, revisionOf } from "./payload";
 import { keyForCluster, verifySignature } from "./signature";
 
 export class WebhookError extends AppError {}
@@ -62,6 +62,7 @@ export async function receiveFluxWebhook(cluster: string, request: Request): Pro
   } catch {
     throw new WebhookError("body is not valid JSON", "invalid_request", 400);
   }
+  if (hasUnstorableText(json)) throw new WebhookError("body holds a NUL character or broken Unicode", "invalid_request", 400);
   const parsed = fluxEventSchema.safeParse(json);
   if (!parsed.success) {
     const message = parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; ");

@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { ZodError } from "zod";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getAddonMatrix, groupClusters } from "@/lib/db/queries/addons";
 import {
   addonFiltersSchema,
@@ -38,6 +39,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function AddonsPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
+  await requirePageSession();
   const raw = await searchParams;
   let filters: AddonFilters;
   let filterError: string | null = null;

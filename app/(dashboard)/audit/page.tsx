@@ -5,7 +5,7 @@ import { connection } from "next/server";
 import { z } from "zod";
 import { AuditTable } from "@/app/auth/_components/audit-table";
 import { listAuditEntries } from "@/lib/auth/audit";
-import { requireSession } from "@/lib/auth/guard";
+import { requirePageSession } from "@/lib/auth/guard";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -23,7 +23,7 @@ const query = z.object({
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await connection();
-  const session = await requireSession("/audit");
+  const session = await requirePageSession();
   if (session.role !== "admin") {
     // proxy.ts already answers 403; this covers a misconfigured matcher.
     return <p role="alert">The audit log is for admins.</p>;

@@ -6,6 +6,7 @@ import { EmptyFleet } from "@/app/_components/empty-fleet";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { link } from "@/app/_components/triage-section";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getFleet } from "@/lib/db/queries/fleet";
 import { parseFleetFilters } from "@/lib/fleet/filters";
 
@@ -13,6 +14,7 @@ export const metadata: Metadata = { title: "Clusters" };
 
 export default async function ClustersPage() {
   await connection();
+  await requirePageSession();
   const fleet = await getFleet(parseFleetFilters({}));
   const byEnv = new Map<string, typeof fleet.clusters>();
   for (const c of [...fleet.clusters].sort((a, b) => a.name.localeCompare(b.name))) {

@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { TriageFilterForm } from "@/app/_components/triage-filter-form.client";
+import { requirePageSession } from "@/lib/auth/guard";
 import { listFailures } from "@/lib/db/queries/failures";
 import { FAILURE_SORTS } from "@/lib/fleet/failures";
 import { FAILURE_PAGE_MEMBERS, parseFailureFilters, PROBLEMS, toQueryString } from "@/lib/fleet/filters";
@@ -24,6 +25,7 @@ const SORT_LABELS: Record<(typeof FAILURE_SORTS)[number], string> = {
 
 export default async function FailuresPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
+  await requirePageSession();
   const raw = await searchParams;
   const filters = parseFailureFilters(raw);
   const failures = await listFailures(filters, new Date(), { memberLimit: FAILURE_PAGE_MEMBERS });

@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { getSession } from "@/lib/auth/guard";
+import { requirePageSession } from "@/lib/auth/guard";
 import { listCampaigns } from "@/lib/db/queries/campaigns";
 import { getDeadlineAnswer, getUpgradesOverview } from "@/lib/db/queries/upgrades";
 import { parseDeadlineQuery } from "@/lib/upgrades/deadline";
@@ -22,7 +22,7 @@ const CLUSTER_PAGE_ROWS = 100;
 
 export default async function UpgradesPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
-  await getSession();
+  await requirePageSession();
   const raw = await searchParams;
   const { query, error } = parseDeadlineQuery(raw);
   const showAll = raw.all === "1";

@@ -43,10 +43,11 @@ export async function POST(request: Request) {
     if (!roleAtLeast(session.role, "operator"))
       return deny(403, "forbidden", `${req.action} needs the operator role; you are ${session.role}`);
     if (!authConfig().actionsEnabled) return deny(403, "actions_disabled", "operator actions are turned off (ACTIONS_ENABLED=false)");
-    const csrf = checkCsrf(request, session, req.csrfToken);
+    const csrf = await checkCsrf(request, session, req.csrfToken);
     if (csrf) return deny(403, "csrf", "request did not come from a Crow's Nest page");
     const object = await findActionTarget(req);
     if (!object) return errorResponse(404, "not_found", `${req.kind} ${req.namespace}/${req.name} is not known in cluster ${req.cluster}`);
+    if (object.blocked) return deny(409, "cluster_unreachable", object.blocked);
     const id = await submitAction(session, req);
     const result = await waitForAction(id);
     return Response.json(result, { status: result.status === "pending" ? 202 : 200 });

@@ -1,4 +1,5 @@
 // GET /api/addons?group&at&kind&standing&skew&q: the add-on matrix as JSON (same data as /addons).
+import { authorizeRequest } from "@/lib/auth/guard";
 import { getAddonMatrix } from "@/lib/db/queries/addons";
 import { fromError, json } from "@/lib/http/response";
 import { atInstant, parseAddonFilters, rowMatches } from "@/lib/upgrades/addon-filters";
@@ -6,6 +7,8 @@ import { atInstant, parseAddonFilters, rowMatches } from "@/lib/upgrades/addon-f
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request) {
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
   try {
     const filters = parseAddonFilters(new URL(request.url).searchParams);
     const now = new Date();

@@ -1,7 +1,7 @@
 // Shared by the campaign routes: read a form or JSON body, check the caller may change campaigns (operator
 // or admin, from a Crow's Nest page), audit every attempt, and answer a form with a redirect.
 import { recordAudit } from "@/lib/auth/audit";
-import { authorizeRequest, checkCsrf } from "@/lib/auth/guard";
+import { checkCsrf } from "@/lib/auth/guard";
 import { roleAtLeast } from "@/lib/auth/roles";
 import type { Session } from "@/lib/auth/session";
 import { errorResponse } from "@/lib/http/response";
@@ -15,10 +15,13 @@ export interface CampaignRequest {
   fromForm: boolean;
 }
 
-export async function readCampaignRequest(request: Request, action: string, target: string): Promise<CampaignRequest | Response> {
-  const auth = await authorizeRequest(request, "viewer");
-  if (!auth.ok) return auth.response;
-  const { session } = auth;
+/** After authorizeRequest (any signed-in role): the body, the operator role and the CSRF check. */
+export async function readCampaignRequest(
+  request: Request,
+  session: Session,
+  action: string,
+  target: string,
+): Promise<CampaignRequest | Response> {
   const text = await request.text();
   if (text.length > MAX_BODY) return errorResponse(413, "too_large", "request body too large");
   const fromForm = (request.headers.get("content-type") ?? "").startsWith("application/x-www-form-urlencoded");

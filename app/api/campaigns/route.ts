@@ -21,7 +21,9 @@ export async function GET(request: Request) {
 }
 
 export async function POST(request: Request) {
-  const req = await readCampaignRequest(request, "campaign.create", "");
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
+  const req = await readCampaignRequest(request, auth.session, "campaign.create", "");
   if (req instanceof Response) return req;
   try {
     const input = parseCampaignForm(req.fields);

@@ -1,4 +1,5 @@
 // GET /api/fleet?env&team&region&health&q[&limit]: the fleet overview, same data as the / page.
+import { authorizeRequest } from "@/lib/auth/guard";
 import { getFleet } from "@/lib/db/queries/fleet";
 import { countParam, parseFleetFilters } from "@/lib/fleet/filters";
 import { fromError, json } from "@/lib/http/response";
@@ -7,6 +8,8 @@ import { fromError, json } from "@/lib/http/response";
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request) {
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
   try {
     const params = new URL(request.url).searchParams;
     const limit = countParam.parse(params.get("limit") ?? undefined);

@@ -1,11 +1,12 @@
 // Liveness and readiness for probes and people: is the database reachable, and at which migration?
-import { connection } from "next/server";
 import { getPool } from "@/lib/db/client";
 import { currentMigration } from "@/lib/db/health";
 import { oneLine } from "@/lib/errors";
 
+// Reads the database on every request (and stays testable outside a Next.js request scope).
+export const dynamic = "force-dynamic";
+
 export async function GET() {
-  await connection();
   const started = Date.now();
   try {
     const pool = getPool();

@@ -1,12 +1,15 @@
 // GET /api/upgrades: per cluster version, support status and dates, days to end of standard support,
 // extended-support state and its monthly cost, blockers for N→N+1; and the fleet totals (clusters whose
 // version is not observed now are counted apart in totals.unknownCost, never summed as $0).
+import { authorizeRequest } from "@/lib/auth/guard";
 import { getUpgradesOverview } from "@/lib/db/queries/upgrades";
 import { fromError, json } from "@/lib/http/response";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
+export async function GET(request: Request) {
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
   try {
     const o = await getUpgradesOverview();
     return json({

@@ -68,7 +68,7 @@ beforeAll(async () => {
 
 describe("GET /api/upgrades", () => {
   it("answers the fields per cluster and the fleet totals", async () => {
-    const body = await (await getUpgrades()).json();
+    const body = await (await getUpgrades(new Request("http://localhost/api/upgrades"))).json();
     const old = body.clusters.find((c: { name: string }) => c.name.startsWith("old"));
     expect(Object.keys(old)).toEqual(
       expect.arrayContaining([

@@ -4,7 +4,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { recordAudit } from "@/lib/auth/audit";
 import { authConfig } from "@/lib/auth/config";
 import { sessionCookieOptions } from "@/lib/auth/guard";
-import { completeSignIn, SignInError, TRANSACTION_COOKIE } from "@/lib/auth/oidc";
+import { completeSignIn, sessionSecret, SignInError, TRANSACTION_COOKIE } from "@/lib/auth/oidc";
+import { safeReturnTo } from "@/lib/auth/return-to";
 import { SESSION_COOKIE, sealSession } from "@/lib/auth/session";
 import { oneLine } from "@/lib/errors";
 import { logger } from "@/lib/logger";
@@ -25,8 +26,9 @@ export async function GET(request: NextRequest) {
   try {
     const { session, returnTo } = await completeSignIn(cfg, request.nextUrl.searchParams, request.cookies.get(TRANSACTION_COOKIE)?.value);
     await recordAudit({ actor: session.sub, actorName: session.name, role: session.role, action: "sign-in", result: "ok" });
-    const response = NextResponse.redirect(new URL(returnTo, base), 303);
-    response.cookies.set(SESSION_COOKIE, await sealSession(session, cfg.secret), sessionCookieOptions(cfg));
+    // returnTo was checked when the sign-in began; checked again here, as it decides where the browser goes.
+    const response = NextResponse.redirect(new URL(safeReturnTo(returnTo, base), base), 303);
+    response.cookies.set(SESSION_COOKIE, await sealSession(session, sessionSecret(cfg)), sessionCookieOptions(cfg));
     response.cookies.delete({ name: TRANSACTION_COOKIE, path: "/auth" });
     return response;
   } catch (err) {

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest) {
   const cfg = authConfig();
-  if (!sameOrigin(request.headers, request.url, cfg.publicOrigin)) {
+  if (!sameOrigin(request.headers, request.url, cfg)) {
     return Response.json({ error: { code: "csrf", message: "request did not come from a Crow's Nest page" } }, { status: 403 });
   }
   const base = cfg.publicOrigin ?? request.nextUrl.origin;

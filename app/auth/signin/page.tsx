@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { authConfig } from "@/lib/auth/config";
-import { safeReturnTo } from "@/lib/auth/oidc";
+import { safeReturnTo } from "@/lib/auth/return-to";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -21,8 +21,8 @@ const query = z.object({
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const parsed = query.safeParse(await searchParams);
   const params = parsed.success ? parsed.data : {};
-  const returnTo = safeReturnTo(params.returnTo);
   const cfg = authConfig();
+  const returnTo = safeReturnTo(params.returnTo, cfg.publicOrigin);
   if (cfg.mode === "none") redirect(returnTo);
   const issuerHost = cfg.issuer ? new URL(cfg.issuer).host : "your identity provider";
   return (

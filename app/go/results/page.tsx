@@ -3,6 +3,7 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { connection } from "next/server";
+import { requirePageSession } from "@/lib/auth/guard";
 import { resolveGo } from "@/lib/db/queries/go";
 import { CandidateList, GoChrome } from "./go-chrome";
 
@@ -12,6 +13,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function GoResultsPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
+  await requirePageSession();
   const { decision, labels } = await resolveGo(await searchParams);
   if (decision.type === "redirect") redirect(decision.url);
   // The 404 page fetches the nearest matches itself: a not-found boundary gets no props.

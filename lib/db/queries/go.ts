@@ -1,5 +1,5 @@
 // /go: finds the objects alert labels may mean and lets lib/fleet/go decide where to send the reader.
-import { decideGo, parseGoLabels, type GoCandidate, type GoDecision, type GoLabels } from "../../fleet/go";
+import { decideGo, parseGoLabels, unnameableLabel, type GoCandidate, type GoDecision, type GoLabels } from "../../fleet/go";
 import { getPool } from "../client";
 
 export interface GoResolution {
@@ -11,6 +11,17 @@ type Params = URLSearchParams | Record<string, string | string[] | undefined>;
 
 export async function resolveGo(params: Params): Promise<GoResolution> {
   const labels = parseGoLabels(params);
+  const unnameable = unnameableLabel(labels);
+  if (unnameable)
+    return {
+      labels,
+      decision: {
+        type: "not-found",
+        problem: `The ${unnameable} label holds a character no name can contain.`,
+        nearest: [],
+        nearestClusters: [],
+      },
+    };
   const pool = getPool();
   const { rows: clusterRows } = await pool.query<{ name: string }>(`SELECT name FROM cluster ORDER BY name`);
   const clusterNames = clusterRows.map((r) => r.name);

@@ -26,7 +26,12 @@ export type TransitionListRow = Pick<
   | "chartVersion"
 >;
 
-export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
+/** ISO 8601; null for no date, and for one that is not a date at all (never a throw from a bad row). */
+export function iso(d: Date | string | null | undefined): string | null {
+  if (d == null) return null;
+  const date = new Date(d);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
 
 export interface ClusterReachRow {
   lifecycle: string;

@@ -115,6 +115,7 @@ function asSimFleet(model: FleetModel, epoch: number): SimFleet {
     epoch: model.epoch ?? epoch,
     objectsPerSpoke: 0,
     spokes: specs,
+    argoSpokes: [],
     spokeSpec: (name: string) => byName.get(name),
     plan: () => undefined,
     facts: { badCommit: { kustomization: "apps", namespace: "flux-system", clusters: [] }, labelOnly: [], eksOnly: [], crossplaneOnly: [] },

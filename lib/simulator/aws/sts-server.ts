@@ -6,6 +6,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { KeyObject } from "node:crypto";
 import { errors as joseErrors, jwtVerify } from "jose";
 import type { SimClock } from "../clock";
+import { ARGOCD_SPOKES_ACCOUNT_ID } from "../fleet/argocd";
 import { ACCOUNT_BY_ENV } from "../fleet/topology";
 import { COLLECTOR_ROLE_ARN, COLLECTOR_SERVICE_ACCOUNT, HUB_ACCOUNT_ID, identities, type SimIdentity } from "./identities";
 import { escapeXml, readBody, requestId, sendXml } from "./http";
@@ -40,7 +41,7 @@ function sendError(res: ServerResponse, error: StsError): void {
   );
 }
 
-const KNOWN_ACCOUNTS = new Set<string>([HUB_ACCOUNT_ID, ...Object.values(ACCOUNT_BY_ENV)]);
+const KNOWN_ACCOUNTS = new Set<string>([HUB_ACCOUNT_ID, ...Object.values(ACCOUNT_BY_ENV), ARGOCD_SPOKES_ACCOUNT_ID]);
 const ROLE_ARN = /^arn:aws:iam::(\d{12}):role\/(?:[\w+=,.@-]+\/)*([\w+=,.@-]{1,64})$/;
 const SESSION_NAME = /^[\w+=,.@-]{2,64}$/;
 

@@ -3,6 +3,15 @@
 // Scenario times are relative to the epoch t0 (see timeline.ts and docs/simulator-scenarios.md).
 import type { ClusterConditions, FleetModel, KubeObject, RuntimeInfo, SimCluster } from "../contract";
 import { HUB_ACCOUNT_ID } from "../aws/identities";
+import {
+  argoSpokeCluster,
+  argoSpokeObjects,
+  argoSpokeSpecs,
+  argocdFacts,
+  argocdHubChangeTimes,
+  argocdHubObjects,
+  type ArgoSpokeSpec,
+} from "./argocd";
 import { fluxReport, hasFluxOperator } from "./flux-report";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
@@ -15,6 +24,7 @@ import { controlPlaneAt, gitVersionOf } from "./versions";
 export { DISCOVERY_LABEL, connectionSecretOf } from "./hub";
 export { TIMELINE } from "./timeline";
 export { type SpokeSpec } from "./topology";
+export { type ArgoSpokeSpec } from "./argocd";
 
 export interface FleetModelOptions {
   /** number of clusters including the hub (so `clusters - 1` spokes) */
@@ -22,6 +32,11 @@ export interface FleetModelOptions {
   /** Flux objects per spoke (minimum 6; 20+ brings in all scenario add-ons) */
   objects: number;
   seed: number;
+  /**
+   * Spokes only Argo CD on the hub knows, beyond the `clusters` (default 0): reached through their Argo CD
+   * cluster secrets only (awsAuthConfig, a bearer token, an exec plugin, in turn). See argocd.ts.
+   */
+  argocdSpokes?: number;
   /**
    * Epoch ms of t0, the moment the scenario timeline starts (the simulator passes its clock's start).
    * When omitted, t0 is the first simulated time the model is asked about, so a runtime that starts its
@@ -51,12 +66,16 @@ export interface ScenarioFacts {
   labelOnly: string[];
   eksOnly: string[];
   crossplaneOnly: string[];
+  /** Only in the built-in fleet. */
+  argocd?: ReturnType<typeof argocdFacts>;
 }
 
 export interface SimFleet extends FleetModel {
   epoch: number;
   objectsPerSpoke: number;
   spokes: SpokeSpec[];
+  /** Spokes only Argo CD knows (not Flux spokes, not in the EKS API the collector scans). */
+  argoSpokes: ArgoSpokeSpec[];
   spokeSpec(name: string): SpokeSpec | undefined;
   plan(name: string): SpokePlan | undefined;
   facts: ScenarioFacts;
@@ -71,6 +90,9 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
   const epochFor = (t: number): number => (epoch ??= t);
   const spokes = Array.from({ length: total }, (_, i) => spokeSpec(i, total));
   const byName = new Map(spokes.map((s) => [s.name, s]));
+  const argoSpokes = argoSpokeSpecs(options.argocdSpokes ?? 0);
+  const argoByName = new Map(argoSpokes.map((s) => [s.name, s]));
+  const argoHubTimes = argocdHubChangeTimes(spokes, argoSpokes);
   const plans = new Map<string, SpokePlan>();
   const eventTimes = new Map<string, number[]>();
 
@@ -105,6 +127,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       env: s.env,
       team: s.team,
     })),
+    ...argoSpokes.map((s) => argoSpokeCluster(s, seed)),
   ];
 
   /** Scenario change times of one spoke, relative to t0 (periodic grids are handled separately). */
@@ -150,10 +173,11 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
 
   const hubChanged = (epoch: number, from: number, to: number): boolean => {
     if (gridPointsIn(from, to, epoch, TIMELINE.classicTokenRotation) > 0) return true;
-    return HUB_EVENT_TIMES.some((rel) => epoch + rel > from && epoch + rel <= to);
+    const inWindow = (rel: number) => epoch + rel > from && epoch + rel <= to;
+    return HUB_EVENT_TIMES.some(inWindow) || argoHubTimes.some(inWindow);
   };
 
-  const facts = scenarioFacts(spokes);
+  const facts = { ...scenarioFacts(spokes), argocd: argocdFacts(spokes, argoSpokes) };
 
   return {
     seed,
@@ -163,6 +187,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     objectsPerSpoke,
     clusters,
     spokes,
+    argoSpokes,
     facts,
     spokeSpec: (name) => byName.get(name),
     plan: (name) => (epoch === undefined ? undefined : planOf(name, epoch)),
@@ -170,9 +195,12 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       const e = epochFor(t);
       if (cluster === HUB_NAME) {
         const objects = hubObjects({ spokes, seed, epoch: e, t, runtime });
+        objects.push(...argocdHubObjects({ fluxSpokes: spokes, argoSpokes, seed, epoch: e, t, runtime }));
         objects.push(fluxReport({ seed, cluster, createdAt: e - 640 * DAY }, cluster, true, objects, gitVersionOf(HUB_VERSION)));
         return objects;
       }
+      const argoSpoke = argoByName.get(cluster);
+      if (argoSpoke) return argoSpokeObjects(argoSpoke, seed, e, t);
       const plan = planOf(cluster, t);
       if (!plan) return [];
       const objects = spokeObjects({ plan, t });
@@ -201,9 +229,9 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
   };
 }
 
-function scenarioFacts(spokes: SpokeSpec[]): ScenarioFacts {
+function scenarioFacts(spokes: SpokeSpec[]): Omit<ScenarioFacts, "argocd"> {
   const at = (i: number) => spokes[i]?.name;
-  const facts: ScenarioFacts = {
+  const facts: Omit<ScenarioFacts, "argocd"> = {
     reference: at(ROLE_INDEX.reference),
     badCommit: {
       kustomization: "apps",

@@ -1094,7 +1094,7 @@ export function gitAuthSecret(id: ObjectIdentity): KubeObject {
   };
 }
 
-function nodeObject(
+export function nodeObject(
   id: ObjectIdentity,
   spec: SpokeSpec,
   ng: ReturnType<typeof nodegroupsAt>[number],

@@ -2,6 +2,7 @@
 // are derived from this registry, so a model that returns a kind the registry has never seen (e.g. a
 // Crossplane composite in the fleet's own API group) gets served without code changes.
 import type { KubeObject } from "../contract";
+import { newestOperationOverlay } from "./argocd-controller";
 
 export interface PrinterColumn {
   name: string;
@@ -10,6 +11,8 @@ export interface PrinterColumn {
   description?: string;
   /** For kubectl's built-in printers, which compute cells a JSONPath cannot (counts, kind/name). */
   compute?: (object: Record<string, unknown>) => unknown;
+  /** 0 = shown by default; more only with `-o wide` (CRD additionalPrinterColumns priority). */
+  priority?: number;
 }
 
 const countOf = (field: string) => (object: Record<string, unknown>) => Object.keys((object[field] as object) ?? {}).length;
@@ -38,6 +41,8 @@ export interface ResourceType {
   fieldSelectors?: string[];
   /** Resources that only exist for the kinds of cluster that hold them still get discovered everywhere. */
   verbs?: string[];
+  /** Adjusts a client overlay to the model's newer base before rendering (see argocd-controller.ts). */
+  overlayFor?: (base: KubeObject, overlay: unknown) => unknown;
 }
 
 export const groupVersionOf = (type: ResourceType) => (type.group ? `${type.group}/${type.version}` : type.version);
@@ -59,6 +64,56 @@ const externalName: PrinterColumn = {
 };
 
 const fluxCategories = (kind: "appliers" | "sources") => ["all", "fluxcd", `fluxcd-${kind}`];
+
+/** The column kube-apiserver prints for a CRD without additionalPrinterColumns. */
+const defaultAge: PrinterColumn = {
+  ...age,
+  description:
+    "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+};
+
+/** Argo CD v3.5 CRDs (argoproj.io/v1alpha1): Application has no status subresource, ApplicationSet has one. */
+export const ARGOCD_TYPES: ResourceType[] = [
+  {
+    group: "argoproj.io",
+    version: "v1alpha1",
+    plural: "applications",
+    singular: "application",
+    kind: "Application",
+    namespaced: true,
+    shortNames: ["app", "apps"],
+    hasStatus: false,
+    overlayFor: newestOperationOverlay,
+    columns: [
+      { name: "Sync Status", type: "string", jsonPath: ".status.sync.status" },
+      { name: "Health Status", type: "string", jsonPath: ".status.health.status" },
+      { name: "Revision", type: "string", jsonPath: ".status.sync.revision", priority: 10 },
+      { name: "Project", type: "string", jsonPath: ".spec.project", priority: 10 },
+    ],
+  },
+  {
+    group: "argoproj.io",
+    version: "v1alpha1",
+    plural: "applicationsets",
+    singular: "applicationset",
+    kind: "ApplicationSet",
+    namespaced: true,
+    shortNames: ["appset", "appsets"],
+    hasStatus: true,
+    columns: [defaultAge],
+  },
+  {
+    group: "argoproj.io",
+    version: "v1alpha1",
+    plural: "appprojects",
+    singular: "appproject",
+    kind: "AppProject",
+    namespaced: true,
+    shortNames: ["appproj", "appprojs"],
+    hasStatus: false,
+    columns: [defaultAge],
+  },
+];
 
 /** Column sets copied from the served versions' CRDs (additionalPrinterColumns) and kubectl's core printers. */
 export const BUILTIN_TYPES: ResourceType[] = [
@@ -262,6 +317,7 @@ export const BUILTIN_TYPES: ResourceType[] = [
     hasStatus: true,
     columns: [xpSynced, xpReady, externalName, xpAge],
   },
+  ...ARGOCD_TYPES,
 ];
 
 /** Kinds every cluster serves even when it holds none of them (an empty list, as on a real cluster). */

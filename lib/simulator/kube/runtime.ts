@@ -8,6 +8,8 @@ import type { FaultSpec } from "./faults";
 import { ResourceRegistry, type ResourceType } from "./registry";
 import { KubeApiServer } from "./server";
 import { ClusterStore, isFluxGroup, type ObjectVersion } from "./store";
+import { argoControllerPatch, argoRequests, isArgoApplication } from "./argocd-controller";
+import { applyMergePatch } from "./patch";
 
 export interface RuntimeOptions {
   model: FleetModel;
@@ -60,6 +62,8 @@ export class FleetRuntime implements RuntimeInfo {
         registry.ensureServed(group, FLUX_KINDS);
       }
       if (cluster.role === "hub") for (const group of CROSSPLANE_GROUPS) registry.ensureServed(group);
+      // Argo CD runs on the hub (its CRDs are installed there, so the kinds answer even when empty).
+      if (cluster.role === "hub") registry.ensureServed("argoproj.io");
       // Distinct starting revisions per cluster, like unrelated etcds.
       const store = new ClusterStore(cluster.name, registry, 1000 + (hash(cluster.name) % 9000));
       const ca = options.cas.get(cluster.name);
@@ -236,6 +240,7 @@ export class FleetRuntime implements RuntimeInfo {
    * shortly after (status.lastHandledReconcileAt, observedGeneration); suspended objects are left alone.
    */
   private react(store: ClusterStore, type: ResourceType, before: ObjectVersion | undefined, after: ObjectVersion) {
+    if (isArgoApplication(type)) return this.reactLikeArgoCd(store, type, before, after);
     if (!isFluxGroup(type.group)) return;
     const afterMeta = after.object.metadata;
     const beforeMeta = before?.object.metadata;
@@ -256,6 +261,25 @@ export class FleetRuntime implements RuntimeInfo {
         reconcileAt: current.metadata.annotations?.[REQUESTED_AT],
         generation: current.metadata.generation,
       });
+    }, this.options.reactionDelayMs ?? 500);
+    this.pending.add(timer);
+  }
+
+  /** Like Argo CD's application controller: handles a refresh or a sync request shortly after it is written. */
+  private reactLikeArgoCd(store: ClusterStore, type: ResourceType, before: ObjectVersion | undefined, after: ObjectVersion) {
+    const requests = argoRequests(before?.object, after.object);
+    if (!requests.refresh && !requests.sync) return;
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      try {
+        const now = new Date(this.options.clock.now()).toISOString().replace(/\.\d{3}Z$/, "Z");
+        store.write(type, after.namespace, after.name, undefined, (current) => {
+          const patch = argoControllerPatch(current, requests, now);
+          return (patch ? applyMergePatch(current, patch) : current) as KubeObject;
+        });
+      } catch (error) {
+        log.debug({ err: error }, "the simulated Argo CD controller could not write"); // deleted meanwhile
+      }
     }, this.options.reactionDelayMs ?? 500);
     this.pending.add(timer);
   }

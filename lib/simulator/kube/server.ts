@@ -17,6 +17,7 @@ import {
   internalError,
   KubeError,
   methodNotAllowed,
+  notFound,
   pathNotFound,
   statusBody,
   tooManyRequests,
@@ -262,6 +263,8 @@ export class KubeApiServer {
     if (token === this.options.tokens.admin) return { user: "sim-admin", readOnly: false };
     if (token === this.options.tokens.readOnly) return { user: "sim-viewer", readOnly: true };
     const { cluster } = this.options;
+    const serviceAccount = cluster.serviceAccountTokens?.[token];
+    if (serviceAccount) return { user: serviceAccount, readOnly: false };
     if (cluster.auth === "eks" && token.startsWith("k8s-aws-v1.") && this.options.verifyEksToken) {
       const check = this.options.verifyEksToken(token, cluster.eks?.name ?? cluster.name);
       if (check.ok) return { user: check.user, readOnly: check.readOnly };
@@ -294,6 +297,8 @@ export class KubeApiServer {
 
   private async handleResource(request: IncomingMessage, response: ServerResponse, url: URL, target: ResourceRequest, identity: Identity) {
     const { type, namespace, name, subresource } = target;
+    // No status subresource (Argo CD's Application): the apiserver answers as if the object did not exist.
+    if (subresource === "status" && !type.hasStatus && name) throw notFound(type, name);
     if (subresource !== undefined && !(subresource === "status" && type.hasStatus)) throw pathNotFound();
     const params = url.searchParams;
     const isWatch = target.watchPath || params.get("watch") === "1" || params.get("watch") === "true";

@@ -8,7 +8,8 @@
 import { createHash } from "node:crypto";
 import type { KubeObject } from "../contract";
 import { applyMergePatch, composeMergePatches, diffAsMergePatch } from "./patch";
-import { type ResourceType, ResourceRegistry, resourceKey } from "./registry";
+import { checkAgainstCrd, crdSchemaFor, pruneUnknown } from "./crd-schema";
+import { groupVersionOf, type ResourceType, ResourceRegistry, resourceKey } from "./registry";
 import { matchesFields, matchesLabels, type FieldRequirement, type LabelSelector } from "./selectors";
 import {
   alreadyExists,
@@ -216,7 +217,8 @@ export class ClusterStore {
   // --- building objects ------------------------------------------------------------------------------
 
   private render(entry: Entry, base: KubeObject, rv: number): ObjectVersion {
-    const object = (entry.overlay === undefined ? { ...base } : applyMergePatch(base, entry.overlay)) as KubeObject;
+    const overlay = entry.overlay !== undefined && entry.type.overlayFor ? entry.type.overlayFor(base, entry.overlay) : entry.overlay;
+    const object = (overlay === undefined ? { ...base } : applyMergePatch(base, overlay)) as KubeObject;
     const metadata = { ...object.metadata };
     entry.filledUid = metadata.uid === undefined;
     entry.filledCreationTimestamp = metadata.creationTimestamp === undefined;
@@ -504,18 +506,29 @@ export class ClusterStore {
 
     const causes = validate(type, desired);
     if (causes.length) throw invalid(type, name, causes);
+    const crd = crdSchemaFor(groupVersionOf(type), type.kind);
+    const stored = crd ? pruneUnknown(crd, desired) : desired;
 
     const editable = (object: KubeObject) => editableParts(object, type, subresource);
-    const delta = diffAsMergePatch(editable(current), editable(desired));
+    const delta = diffAsMergePatch(editable(current), editable(stored));
     if (delta === undefined) return { version: entry.current, changed: false, before: entry.current };
-    const specChanged = subresource === undefined && type.group !== "" && JSON.stringify(current.spec) !== JSON.stringify(desired.spec);
+    // The generation moves with the spec; without a status subresource, with anything but metadata (Argo CD's
+    // Application: every status or operation write bumps it, as on a real server).
+    const specChanged =
+      subresource === undefined &&
+      type.group !== "" &&
+      (type.hasStatus
+        ? JSON.stringify(current.spec) !== JSON.stringify(stored.spec)
+        : JSON.stringify(withoutMeta(current)) !== JSON.stringify(withoutMeta(stored)));
     this.keepBase(entry);
     entry.overlay = entry.overlay === undefined ? delta : composeMergePatches(entry.overlay, delta);
     if (specChanged) entry.generationBump++;
     return this.refresh(entry, table, "MODIFIED");
   }
 
-  create(type: ResourceType, namespace: string | undefined, object: KubeObject, now: number): ObjectVersion {
+  create(type: ResourceType, namespace: string | undefined, created: KubeObject, now: number): ObjectVersion {
+    const crd = created?.metadata ? crdSchemaFor(groupVersionOf(type), type.kind) : undefined;
+    const object = crd ? pruneUnknown(crd, created) : created;
     const name = object?.metadata?.name;
     const causes = validate(type, object);
     if (!name)
@@ -581,6 +594,11 @@ function withRevision(version: ObjectVersion, rv: number): ObjectVersion {
   return new ObjectVersion(version.key, version.namespace, version.name, rv, escapeLikeGo(JSON.stringify(object)), version.labels);
 }
 
+function withoutMeta(object: KubeObject): Record<string, unknown> {
+  const { metadata: _metadata, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
+  return rest;
+}
+
 /** What a write may change: everything but status on the main resource; only status on /status. */
 function editableParts(object: KubeObject, type: ResourceType, subresource: "status" | undefined): Record<string, unknown> {
   const { metadata, status, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
@@ -633,6 +651,8 @@ export function validate(type: ResourceType, object: KubeObject): StatusCause[] 
       if (typeof value !== "string") typeError(`metadata.${mapName}.${key}`, value, "string");
     }
   }
+  const crd = crdSchemaFor(groupVersionOf(type), type.kind);
+  if (crd) causes.push(...checkAgainstCrd(crd, object as Record<string, unknown>).causes);
   if (!isFluxGroup(type.group)) return causes;
   const spec = object.spec as Record<string, unknown> | undefined;
   if (spec === undefined || spec === null || typeof spec !== "object") {

@@ -59,7 +59,7 @@ export function tableJson(
       type: column.type,
       format: "",
       description: column.description ?? `Custom resource definition column (in JSONPath format): ${column.jsonPath}`,
-      priority: 0,
+      priority: column.priority ?? 0,
     })),
   ];
   const rows = versions.map((version) => {

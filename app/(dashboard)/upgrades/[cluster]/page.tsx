@@ -4,7 +4,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getClusterReadiness } from "@/lib/db/queries/upgrades";
+import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { apiVersionOf } from "@/lib/upgrades/removed-apis";
 import { formatDaysFromToday, formatUsd } from "@/lib/upgrades/format";
 import type { Finding } from "@/lib/upgrades/readiness";
@@ -14,7 +16,7 @@ type Params = Promise<{ cluster: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { cluster } = await params;
-  return { title: `Upgrade ${decodeURIComponent(cluster)}` };
+  return { title: `Upgrade ${routeParam(cluster) ?? "not found"}` };
 }
 
 const th = "px-3 py-2 text-left font-medium";
@@ -50,8 +52,9 @@ function Findings({ id, title, items, tone }: { id: string; title: string; items
 
 export default async function ClusterUpgradePage({ params }: { params: Params }) {
   await connection();
-  const { cluster } = await params;
-  const v = await getClusterReadiness(decodeURIComponent(cluster));
+  await requirePageSession();
+  const { cluster } = await readPageParams(params);
+  const v = await getClusterReadiness(cluster);
   if (!v) notFound();
   const r = v.readiness;
   return (

@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
-import { csrfTokenFor, getSession } from "@/lib/auth/guard";
+import { csrfTokenFor, requirePageSession } from "@/lib/auth/guard";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { listCampaigns } from "@/lib/db/queries/campaigns";
 import { CampaignForm } from "./campaign-form";
@@ -14,11 +14,11 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function CampaignsPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
-  const session = await getSession();
+  const session = await requirePageSession();
   const raw = await searchParams;
   const error = typeof raw.error === "string" ? raw.error.slice(0, 500) : null;
   const campaigns = await listCampaigns();
-  const canEdit = !!session && roleAtLeast(session.role, "operator");
+  const canEdit = roleAtLeast(session.role, "operator");
   const token = canEdit ? await csrfTokenFor(session) : "";
   return (
     <>

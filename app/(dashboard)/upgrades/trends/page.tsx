@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { z } from "zod";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getUpgradeTrends, TREND_DAY_OPTIONS } from "@/lib/db/queries/upgrades-trends";
 import { formatPercent } from "@/lib/upgrades/format";
 import { TrendCharts } from "./trend-charts.client";
@@ -23,6 +24,7 @@ const button =
 
 export default async function TrendsPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
+  await requirePageSession();
   const raw = await searchParams;
   const days = daysSchema.parse(Array.isArray(raw.days) ? raw.days[0] : raw.days);
   const t = await getUpgradeTrends({ days });

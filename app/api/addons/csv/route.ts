@@ -1,4 +1,5 @@
 // GET /api/addons/csv?group&at&kind&standing&skew&q: the whole matrix as a CSV download.
+import { authorizeRequest } from "@/lib/auth/guard";
 import { getAddonMatrix, groupClusters } from "@/lib/db/queries/addons";
 import { fromError } from "@/lib/http/response";
 import { atInstant, clusterMatches, parseAddonFilters, rowMatches } from "@/lib/upgrades/addon-filters";
@@ -7,6 +8,8 @@ import { matrixCsv } from "@/lib/upgrades/csv";
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request) {
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
   try {
     const filters = parseAddonFilters(new URL(request.url).searchParams);
     const now = new Date();

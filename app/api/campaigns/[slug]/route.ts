@@ -7,6 +7,7 @@ import { campaignPath, getCampaignView } from "@/lib/db/queries/campaigns";
 import { archiveCampaign, updateCampaign } from "@/lib/db/writes/campaigns";
 import { NotFoundError } from "@/lib/errors";
 import { errorResponse, fromError, json } from "@/lib/http/response";
+import { readRouteParams } from "@/lib/http/route-params";
 import { parseCampaignForm } from "@/lib/upgrades/campaign";
 import { auditCampaign, readCampaignRequest, seeOther } from "../request";
 
@@ -18,7 +19,7 @@ export async function GET(request: Request, { params }: Params) {
   const auth = await authorizeRequest(request, "viewer");
   if (!auth.ok) return auth.response;
   try {
-    const { slug } = await params;
+    const { slug } = await readRouteParams(params);
     const view = await getCampaignView(slug);
     if (!view) throw new NotFoundError(`campaign ${slug} not found`);
     return json(view);
@@ -28,8 +29,15 @@ export async function GET(request: Request, { params }: Params) {
 }
 
 export async function POST(request: Request, { params }: Params) {
-  const { slug } = await params;
-  const req = await readCampaignRequest(request, "campaign.update", slug);
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
+  let slug: string;
+  try {
+    ({ slug } = await readRouteParams(params));
+  } catch (err) {
+    return fromError(err);
+  }
+  const req = await readCampaignRequest(request, auth.session, "campaign.update", slug);
   if (req instanceof Response) return req;
   const { _action: action = "update", ...fields } = req.fields;
   try {

@@ -1,17 +1,18 @@
 // GET /api/clusters/{cluster}: one cluster, same data as /clusters/{cluster}.
-import { z } from "zod";
+import { authorizeRequest } from "@/lib/auth/guard";
 import { getCluster } from "@/lib/db/queries/clusters";
 import { NotFoundError } from "@/lib/errors";
 import { fromError, json } from "@/lib/http/response";
+import { readRouteParams } from "@/lib/http/route-params";
 
 // Reads the database on every request (and stays testable outside a Next.js request scope).
 export const dynamic = "force-dynamic";
 
-const params = z.object({ cluster: z.string().min(1).max(253) });
-
-export async function GET(_request: Request, ctx: { params: Promise<{ cluster: string }> }) {
+export async function GET(request: Request, ctx: { params: Promise<{ cluster: string }> }) {
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
   try {
-    const { cluster } = params.parse(await ctx.params);
+    const { cluster } = await readRouteParams(ctx.params);
     const detail = await getCluster(cluster);
     if (!detail) throw new NotFoundError(`no cluster named ${cluster}`);
     return json(detail);

@@ -1,5 +1,6 @@
 // GET /api/upgrades/deadline?by=YYYY-MM-DD&env&team&region[&format=csv]: which clusters must be upgraded
 // before the date and what staying costs, exactly as /upgrades shows it (rows, totals per env and team).
+import { authorizeRequest } from "@/lib/auth/guard";
 import { getDeadlineAnswer } from "@/lib/db/queries/upgrades";
 import { errorResponse, fromError, json } from "@/lib/http/response";
 import { deadlineCsv, parseDeadlineQuery } from "@/lib/upgrades/deadline";
@@ -7,6 +8,8 @@ import { deadlineCsv, parseDeadlineQuery } from "@/lib/upgrades/deadline";
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request) {
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
   try {
     const params = new URL(request.url).searchParams;
     const format = params.get("format") ?? "json";

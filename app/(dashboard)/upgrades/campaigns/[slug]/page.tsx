@@ -4,7 +4,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { csrfTokenFor, getSession } from "@/lib/auth/guard";
+import { csrfTokenFor, requirePageSession } from "@/lib/auth/guard";
+import { readPageParams } from "@/lib/http/route-params";
 import { roleAtLeast } from "@/lib/auth/roles";
 import { getCampaignView } from "@/lib/db/queries/campaigns";
 import { CAMPAIGN_STATES, type CampaignCluster, type CampaignState } from "@/lib/upgrades/campaign";
@@ -66,13 +67,13 @@ function ClusterRow({ c }: { c: CampaignCluster }) {
 
 export default async function CampaignPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   await connection();
-  const session = await getSession();
-  const { slug } = await params;
+  const session = await requirePageSession();
+  const { slug } = await readPageParams(params);
   const raw = await searchParams;
   const error = typeof raw.error === "string" ? raw.error.slice(0, 500) : null;
   const v = await getCampaignView(slug);
   if (!v) notFound();
-  const canEdit = !!session && roleAtLeast(session.role, "operator");
+  const canEdit = roleAtLeast(session.role, "operator");
   const token = canEdit ? await csrfTokenFor(session) : "";
   const counts = v.progress.counts;
   const showAll = raw.all === "1";

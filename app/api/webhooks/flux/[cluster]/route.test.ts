@@ -135,6 +135,24 @@ describe("POST /api/webhooks/flux/{cluster}", () => {
     }
   });
 
+  it.each([
+    ["a NUL in the message", { message: "build failed \u0000 here" }],
+    ["a NUL in a metadata key", { metadata: { "re\u0000vision": "main@sha1:1" } }],
+    ["a NUL in a metadata value", { metadata: { revision: "\u0000" } }],
+    ["a lone surrogate in a metadata value", { metadata: { revision: "\ud800" } }],
+    ["a NUL in the object name", { involvedObject: { kind: "Kustomization", namespace: "flux-system", name: "apps\u0000" } }],
+    ["a timestamp in year 0", { timestamp: "0000-01-01T00:00:00Z" }],
+    ["a timestamp before 2000", { timestamp: "1999-12-31T23:59:59Z" }],
+    ["a timestamp a year ahead", { timestamp: new Date(Date.now() + 366 * 86_400_000).toISOString() }],
+  ])("refuses a correctly signed event with %s: 400, nothing stored", async (_name, change) => {
+    const before = [await db.prisma().webhookEvent.count(), await db.prisma().collectorNudge.count()];
+    const body = JSON.stringify({ ...JSON.parse(event()), ...change });
+    const res = await post("prod-eu-1", body, { "x-signature": sign(body, "default-key") });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.code).toBe("invalid_request");
+    expect([await db.prisma().webhookEvent.count(), await db.prisma().collectorNudge.count()]).toEqual(before);
+  });
+
   it("answers 404 for an unknown cluster", async () => {
     const body = event();
     const res = await post("nowhere", body, { "x-signature": sign(body, "default-key") });

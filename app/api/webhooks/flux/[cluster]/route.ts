@@ -1,16 +1,14 @@
 // POST /api/webhooks/flux/{cluster}: Flux notification-controller events (Provider type generic-hmac).
-import { z } from "zod";
 import { fromError, json } from "@/lib/http/response";
+import { readRouteParams } from "@/lib/http/route-params";
 import { receiveFluxWebhook } from "@/lib/webhooks/receive";
 
 // Reads the database on every request (and stays testable outside a Next.js request scope).
 export const dynamic = "force-dynamic";
 
-const params = z.object({ cluster: z.string().min(1).max(253) });
-
 export async function POST(request: Request, ctx: { params: Promise<{ cluster: string }> }) {
   try {
-    const { cluster } = params.parse(await ctx.params);
+    const { cluster } = await readRouteParams(ctx.params);
     const result = await receiveFluxWebhook(cluster, request);
     return json(result.body, { status: result.status });
   } catch (err) {

@@ -26,7 +26,18 @@ const EXPLAIN: Record<Action, string> = {
   resume: "lets Flux reconcile it again (removes spec.suspend)",
 };
 
-export function ObjectActionButtons({ target, suspended, csrfToken }: { target: Target; suspended: boolean; csrfToken: string }) {
+export function ObjectActionButtons({
+  target,
+  suspended,
+  csrfToken,
+  blocked,
+}: {
+  target: Target;
+  suspended: boolean;
+  csrfToken: string;
+  /** Why the actions cannot run now; the buttons are disabled and this is shown. */
+  blocked: string | null;
+}) {
   const router = useRouter();
   const [confirming, setConfirming] = useState<Action | null>(null);
   const [busy, setBusy] = useState(false);
@@ -91,17 +102,24 @@ export function ObjectActionButtons({ target, suspended, csrfToken }: { target: 
           </button>
         </div>
       ) : (
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           {actions.map((action) => (
             <button
               key={action}
               type="button"
+              disabled={!!blocked}
+              aria-describedby={blocked ? "object-actions-blocked" : undefined}
               onClick={() => setConfirming(action)}
-              className="rounded border border-zinc-300 px-3 py-1 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              className="rounded border border-zinc-300 px-3 py-1 text-sm font-medium hover:bg-zinc-100 disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:bg-transparent dark:border-zinc-700 dark:hover:bg-zinc-800"
             >
               {LABEL[action]}
             </button>
           ))}
+          {blocked ? (
+            <p id="object-actions-blocked" data-testid="actions-blocked" className="text-sm text-amber-700 dark:text-amber-400">
+              Unavailable: {blocked}.
+            </p>
+          ) : null}
         </div>
       )}
       {outcome ? (

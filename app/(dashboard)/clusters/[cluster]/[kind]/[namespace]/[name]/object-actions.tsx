@@ -16,9 +16,11 @@ export interface ObjectActionsProps {
   suspended: boolean;
   /** False when the object is gone from the cluster: nothing to act on. */
   exists?: boolean;
+  /** Why actions cannot run now (the cluster is unreachable), shown next to the disabled buttons. */
+  blocked?: string | null;
 }
 
-export async function ObjectActions({ cluster, kind, namespace, name, suspended, exists = true }: ObjectActionsProps) {
+export async function ObjectActions({ cluster, kind, namespace, name, suspended, exists = true, blocked = null }: ObjectActionsProps) {
   const session = await getSession();
   const actionable = exists && (ACTIONABLE_KINDS as readonly string[]).includes(kind.toLowerCase());
   const entries = await listAuditEntries({ clusterName: cluster, kind: kindName(kind), namespace, name, limit: 10 });
@@ -31,7 +33,8 @@ export async function ObjectActions({ cluster, kind, namespace, name, suspended,
         <ObjectActionButtons
           target={{ cluster, kind: kind.toLowerCase(), namespace, name }}
           suspended={suspended}
-          csrfToken={csrfTokenFor(session)}
+          csrfToken={await csrfTokenFor(session)}
+          blocked={blocked}
         />
       ) : (
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">

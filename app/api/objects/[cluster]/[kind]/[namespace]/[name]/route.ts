@@ -1,9 +1,11 @@
 // GET /api/objects/{cluster}/{kind}/{namespace}/{name}: one Flux object, same data as its page.
 import { z } from "zod";
+import { authorizeRequest } from "@/lib/auth/guard";
 import { getObject } from "@/lib/db/queries/objects";
 import { NotFoundError } from "@/lib/errors";
 import { kindFromSlug } from "@/lib/fleet/kinds";
 import { fromError, json } from "@/lib/http/response";
+import { readRouteParams } from "@/lib/http/route-params";
 
 // Reads the database on every request (and stays testable outside a Next.js request scope).
 export const dynamic = "force-dynamic";
@@ -27,9 +29,11 @@ const params = z.object({
 
 type Params = { cluster: string; kind: string; namespace: string; name: string };
 
-export async function GET(_request: Request, ctx: { params: Promise<Params> }) {
+export async function GET(request: Request, ctx: { params: Promise<Params> }) {
+  const auth = await authorizeRequest(request, "viewer");
+  if (!auth.ok) return auth.response;
   try {
-    const ref = params.parse(await ctx.params);
+    const ref = params.parse(await readRouteParams(ctx.params));
     const detail = await getObject(ref);
     if (!detail) throw new NotFoundError(`no ${ref.kind} ${ref.namespace}/${ref.name} in cluster ${ref.cluster}`);
     return json(detail);

@@ -1,0 +1,54 @@
+// Breadcrumb, title with the live health, and the banner that says when what follows is not live.
+import Link from "next/link";
+import { RelativeTime } from "@/app/_components/relative-time.client";
+import { link } from "@/app/_components/triage-section";
+import type { ObjectDetail } from "@/lib/db/queries/objects";
+import { ObjectStatusLive } from "../object-live.client";
+
+export function ObjectHeader({ d }: { d: ObjectDetail }) {
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="break-all text-sm text-zinc-600 dark:text-zinc-400">
+        <Link href="/clusters" className={link}>
+          Clusters
+        </Link>{" "}
+        /{" "}
+        <Link href={d.cluster.url} className={link}>
+          {d.cluster.name}
+        </Link>{" "}
+        / {d.ref.kind} /{" "}
+        <span aria-current="page">
+          {d.ref.namespace}/{d.ref.name}
+        </span>
+      </nav>
+      <div className="mt-2 flex flex-wrap items-center gap-3">
+        <h1 className="break-all text-2xl font-semibold">
+          <span className="text-zinc-500">{d.ref.kind}</span> {d.ref.namespace}/{d.ref.name}
+        </h1>
+        <ObjectStatusLive initial={d} />
+      </div>
+      {d.historical ? <HistoricalBanner d={d} historical={d.historical} /> : null}
+    </>
+  );
+}
+
+function HistoricalBanner({ d, historical }: { d: ObjectDetail; historical: NonNullable<ObjectDetail["historical"]> }) {
+  return (
+    <div
+      role="status"
+      data-testid="historical"
+      className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+    >
+      {historical.reason === "deleted" ? (
+        <p className="font-semibold">
+          This object was deleted <RelativeTime value={historical.asOf} />. What follows is its last known state and its history.
+        </p>
+      ) : (
+        <p className="font-semibold">
+          Cluster {d.cluster.name} is unreachable{d.cluster.lastError ? ` (${d.cluster.lastError})` : ""}. This is the last known state,
+          from <RelativeTime value={historical.asOf} />.
+        </p>
+      )}
+    </div>
+  );
+}
