@@ -85,7 +85,7 @@ async function cellsOf(page: Page, addon: string) {
     tds.map((td) => ({
       cluster: td.getAttribute("data-cluster")!,
       standing: td.getAttribute("data-standing")!,
-      applied: td.querySelector(".font-mono")?.textContent ?? "",
+      applied: td.getAttribute("data-applied") ?? "",
     })),
   );
 }
@@ -107,7 +107,7 @@ test("the add-on matrix shows mixed chart versions with the right standings, hov
     checked++;
     const latest = addon.versions[0];
     for (const c of cells) {
-      if (c.standing === "failing") continue;
+      if (c.standing === "failing" || !c.applied) continue; // a failing release, or none installed yet
       expect(`${addon.chart}@${c.cluster} ${c.applied}: ${c.standing}`).toBe(
         `${addon.chart}@${c.cluster} ${c.applied}: ${expectedStanding(c.applied, latest)}`,
       );

@@ -37,7 +37,7 @@ describe("change cache", () => {
     expect(loads).toBe(before + 1);
   });
 
-  it("answers with the previous value while the next one loads, if it is young enough", async () => {
+  it("answers with the previous value while a slow reload runs, if it is young enough", async () => {
     const l = listener();
     open.push(l);
     let loads = 0;

@@ -3,9 +3,10 @@
 // collector NOTIFYs the channel when it writes, which moves the generation on. When LISTEN is down
 // (connection lost, reconnecting) a value lives `ttlWhenDownMs` instead.
 //
-// A value that changed is recomputed once however many requests ask (they share one load); while it
-// loads, requests get the previous value if it is younger than `serveStaleMs`, so a fleet the collector
-// writes to every few seconds never makes a page wait for every write.
+// A value that changed is recomputed once however many requests ask (they share one load); a load that
+// takes longer than `waitForFreshMs` is not waited for: requests get the previous value if it is younger
+// than `serveStaleMs`, so a fleet the collector writes to every few seconds never makes a page wait for
+// every write.
 import { logger } from "../logger";
 import { oneLine } from "../errors";
 import { CHANGE_CHANNEL } from "./channels";
@@ -14,8 +15,10 @@ import { notificationListener, type NotificationListener } from "./notifications
 export interface ChangeCacheOptions {
   /** How long a value lives while LISTEN is down. */
   ttlWhenDownMs?: number;
-  /** How old a value may be to answer while its replacement loads. */
+  /** How old a value may be to answer while its replacement loads... */
   serveStaleMs?: number;
+  /** ...once the replacement has taken this long. */
+  waitForFreshMs?: number;
   /** Listener to use (tests); default: the process's. */
   listener?: NotificationListener;
   channel?: string;
@@ -51,6 +54,7 @@ export const cachingEnabled = () => !!process.env.NEXT_RUNTIME && process.env.CR
 export function changeCache<T>(name: string, load: () => Promise<T>, options: ChangeCacheOptions = {}): ChangeCache<T> {
   const ttl = options.ttlWhenDownMs ?? 5_000;
   const serveStale = options.serveStaleMs ?? 30_000;
+  const waitForFresh = options.waitForFreshMs ?? 250;
   const channel = options.channel ?? CHANGE_CHANNEL;
   const log = logger.child({ component: "change-cache", cache: name });
   let entry: { value: T; generation: number; local: number; loadedAt: number } | null = null;
@@ -93,8 +97,18 @@ export function changeCache<T>(name: string, load: () => Promise<T>, options: Ch
       }
       const next = reload(listener);
       if (entry && usable && now - entry.loadedAt < serveStale) {
+        // Wait a moment for the new value (small fleets reload in milliseconds); if it takes longer, answer
+        // with the previous one rather than make every request wait for the reload.
+        const previous = entry.value;
+        let timer: NodeJS.Timeout | undefined;
+        const settled = await Promise.race([
+          next.then(() => true),
+          new Promise<false>((r) => (timer = setTimeout(() => r(false), waitForFresh))),
+        ]).catch(() => false);
+        clearTimeout(timer);
+        if (settled) return next;
         next.catch((err: unknown) => log.warn({ error: oneLine(err) }, "reload failed; serving the previous value"));
-        return entry.value;
+        return previous;
       }
       return next;
     },

@@ -1,10 +1,54 @@
 // Upgrade campaigns as a manager follows them: each cluster's state in its wave, from what the collector
-// observed (version, EKS status, readiness blockers), and the burn-down from the version history.
+// observed (version, EKS status, readiness blockers), and the burn-down from the version history. The
+// campaigns themselves are read afresh on every request (a handful of rows: whoever just saved one sees
+// it); the fleet data they are measured against is the cached copy the other upgrade pages share.
 import { burnDown, campaignProgress, type BurnDownPoint, type CampaignProgress } from "../../upgrades/campaign";
 import { clusterVersionAt } from "../../upgrades/fleet-history";
 import { compareVersions } from "../../upgrades/versions";
-import { derived, getUpgradeData, type CampaignRecord } from "./upgrade-data";
+import { getPool } from "../client";
+import type { UpgradeCampaignRow } from "../rows";
+import { derived, getUpgradeData } from "./upgrade-data";
 import { upgradeFacts } from "./upgrades";
+
+export interface CampaignRecord {
+  id: number;
+  slug: string;
+  name: string;
+  targetVersion: string;
+  /** YYYY-MM-DD */
+  deadline: string;
+  waveLabel: string;
+  waveOrder: string[];
+  createdAt: Date;
+  createdBy: string;
+  updatedAt: Date;
+  updatedBy: string;
+}
+
+/** Campaigns not archived, oldest first (or the one with this slug). */
+async function readCampaigns(slug?: string): Promise<CampaignRecord[]> {
+  const { rows } = await getPool().query<
+    Pick<
+      UpgradeCampaignRow,
+      | "id"
+      | "slug"
+      | "name"
+      | "targetVersion"
+      | "deadline"
+      | "waveLabel"
+      | "waveOrder"
+      | "createdAt"
+      | "createdBy"
+      | "updatedAt"
+      | "updatedBy"
+    >
+  >(
+    `SELECT id, slug, name, "targetVersion", deadline, "waveLabel", "waveOrder", "createdAt", "createdBy", "updatedAt", "updatedBy"
+       FROM upgrade_campaign WHERE "archivedAt" IS NULL ${slug === undefined ? "" : "AND slug = $1"} ORDER BY "createdAt", id`,
+    slug === undefined ? [] : [slug],
+  );
+  return rows.map((c) => ({ ...c, deadline: c.deadline.toISOString().slice(0, 10) }));
+}
 
 const DAY_MS = 86_400_000;
 /** The burn-down starts this long before the campaign was created, to show where it came from. */
@@ -43,16 +87,15 @@ function viewOf(c: CampaignRecord, progress: CampaignProgress, now: Date): Campa
 }
 
 async function progressOf(slug: string | null, now?: Date) {
-  const data = await getUpgradeData(now);
+  const [data, campaigns] = await Promise.all([getUpgradeData(now), readCampaigns(slug ?? undefined)]);
   const at = now ?? new Date();
   const facts = upgradeFacts(data, at);
   const byName = new Map(data.history.clusters.map((h) => [h.name, h]));
-  const campaigns = slug === null ? data.campaigns : data.campaigns.filter((c) => c.slug === slug);
   return {
     data,
     at,
     results: campaigns.map((c) =>
-      derived(data, `campaign:${c.id}`, Math.floor(at.getTime() / 60_000), () => {
+      derived(data, `campaign:${c.id}`, `${Math.floor(at.getTime() / 60_000)}@${c.updatedAt.getTime()}`, () => {
         const progress = campaignProgress(
           c,
           data.clusters.map((cluster, i) => ({
@@ -85,7 +128,7 @@ export async function getCampaignView(slug: string, now?: Date): Promise<Campaig
   const c = r.campaign;
   const start = new Date(c.createdAt.getTime() - BURN_DOWN_LEAD_DAYS * DAY_MS);
   const firstSeen = Math.min(...data.history.clusters.map((h) => h.firstSeenAt.getTime()));
-  const points = derived(data, `burn-down:${c.id}`, Math.floor(at.getTime() / 60_000), () =>
+  const points = derived(data, `burn-down:${c.id}`, `${Math.floor(at.getTime() / 60_000)}@${c.updatedAt.getTime()}`, () =>
     burnDown(data.history.clusters, c, new Date(Math.max(start.getTime(), Number.isFinite(firstSeen) ? firstSeen : start.getTime())), at),
   );
   return {

@@ -25,7 +25,6 @@ import type {
   ManagedAddonRow,
   NodeGroupRow,
   ProvisioningResourceRow,
-  UpgradeCampaignRow,
   UpgradeInsightRow as InsightTableRow,
 } from "../rows";
 import { iso } from "./shared";
@@ -99,21 +98,6 @@ export interface UpgradeCluster {
   helm: HelmInstallation[];
 }
 
-export interface CampaignRecord {
-  id: number;
-  slug: string;
-  name: string;
-  targetVersion: string;
-  /** YYYY-MM-DD */
-  deadline: string;
-  waveLabel: string;
-  waveOrder: string[];
-  createdAt: Date;
-  createdBy: string;
-  updatedAt: Date;
-  updatedBy: string;
-}
-
 export interface UpgradeData {
   loadedAt: Date;
   /** Active clusters, by name. */
@@ -124,8 +108,6 @@ export interface UpgradeData {
   catalog: Map<string, CatalogVersion[] | null>;
   /** Every Kubernetes minor known to exist: DescribeClusterVersions, the calendar, the fleet. */
   knownVersions: string[];
-  /** Campaigns not archived, oldest first. */
-  campaigns: CampaignRecord[];
   /** Results derived from this copy of the data, computed once each. */
   memo: Map<string, unknown>;
 }
@@ -163,154 +145,129 @@ const pushTo = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
 export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
   const pool = getPool();
   const since = new Date(now.getTime() - HISTORY_DAYS * DAY_MS);
-  const [
-    clusters,
-    changes,
-    releases,
-    transitions,
-    sources,
-    upstream,
-    versions,
-    managed,
-    catalogs,
-    nodeGroups,
-    insights,
-    uses,
-    creating,
-    campaigns,
-  ] = await Promise.all([
-    pool.query<
-      Pick<
-        ClusterRow,
-        | "id"
-        | "name"
-        | "env"
-        | "team"
-        | "region"
-        | "labels"
-        | "lifecycle"
-        | "firstSeenAt"
-        | "goneAt"
-        | "lastSuccessAt"
-        | "lastErrorAt"
-        | "lastErrorKind"
-        | "lastError"
-        | "eksArn"
-        | "eksName"
-        | "eksStatus"
-        | "supportType"
-        | "kubernetesVersion"
-        | "eksVersion"
-        | "platformVersion"
-        | "kubeletVersions"
-        | "fluxVersion"
-      >
-    >(
-      `SELECT id, name, env, team, region, labels, lifecycle, "firstSeenAt", "goneAt", "lastSuccessAt", "lastErrorAt", "lastErrorKind",
+  const [clusters, changes, releases, transitions, sources, upstream, versions, managed, catalogs, nodeGroups, insights, uses, creating] =
+    await Promise.all([
+      pool.query<
+        Pick<
+          ClusterRow,
+          | "id"
+          | "name"
+          | "env"
+          | "team"
+          | "region"
+          | "labels"
+          | "lifecycle"
+          | "firstSeenAt"
+          | "goneAt"
+          | "lastSuccessAt"
+          | "lastErrorAt"
+          | "lastErrorKind"
+          | "lastError"
+          | "eksArn"
+          | "eksName"
+          | "eksStatus"
+          | "supportType"
+          | "kubernetesVersion"
+          | "eksVersion"
+          | "platformVersion"
+          | "kubeletVersions"
+          | "fluxVersion"
+        >
+      >(
+        `SELECT id, name, env, team, region, labels, lifecycle, "firstSeenAt", "goneAt", "lastSuccessAt", "lastErrorAt", "lastErrorKind",
                 "lastError", "eksArn", "eksName", "eksStatus", "supportType", "kubernetesVersion", "eksVersion", "platformVersion",
                 "kubeletVersions", "fluxVersion"
            FROM cluster WHERE lifecycle = 'active' OR "goneAt" >= $1 ORDER BY name`,
-      [since],
-    ),
-    pool.query<Pick<ClusterVersionChangeRow, "clusterId" | "at" | "component" | "subject" | "fromVersion" | "toVersion">>(
-      `SELECT "clusterId", at, component, subject, "fromVersion", "toVersion" FROM cluster_version_change
+        [since],
+      ),
+      pool.query<Pick<ClusterVersionChangeRow, "clusterId" | "at" | "component" | "subject" | "fromVersion" | "toVersion">>(
+        `SELECT "clusterId", at, component, subject, "fromVersion", "toVersion" FROM cluster_version_change
           WHERE component IN ('kubernetes', 'eks', 'flux', 'addon') AND at >= $1 ORDER BY at`,
-      [since],
-    ),
-    pool.query<
-      Pick<
-        FluxObjectRow,
-        | "id"
-        | "clusterId"
-        | "namespace"
-        | "name"
-        | "chartName"
-        | "appliedRevision"
-        | "desiredChartVersion"
-        | "health"
-        | "sourceKind"
-        | "sourceName"
-        | "sourceNamespace"
-        | "firstSeenAt"
-        | "deletedAt"
-      >
-    >(
-      `SELECT id, "clusterId", namespace, name, "chartName", "appliedRevision", "desiredChartVersion", health, "sourceKind", "sourceName",
+        [since],
+      ),
+      pool.query<
+        Pick<
+          FluxObjectRow,
+          | "id"
+          | "clusterId"
+          | "namespace"
+          | "name"
+          | "chartName"
+          | "appliedRevision"
+          | "desiredChartVersion"
+          | "health"
+          | "sourceKind"
+          | "sourceName"
+          | "sourceNamespace"
+          | "firstSeenAt"
+          | "deletedAt"
+        >
+      >(
+        `SELECT id, "clusterId", namespace, name, "chartName", "appliedRevision", "desiredChartVersion", health, "sourceKind", "sourceName",
                 "sourceNamespace", "firstSeenAt", "deletedAt"
            FROM flux_object WHERE kind = 'HelmRelease' AND ("deletedAt" IS NULL OR "deletedAt" >= $1)`,
-      [since],
-    ),
-    pool.query<Pick<FluxObjectTransitionRow, "objectId" | "at" | "change" | "appliedRevision" | "health">>(
-      `SELECT t."objectId", t.at, t.change, t."appliedRevision", t.health
+        [since],
+      ),
+      pool.query<Pick<FluxObjectTransitionRow, "objectId" | "at" | "change" | "appliedRevision" | "health">>(
+        `SELECT t."objectId", t.at, t.change, t."appliedRevision", t.health
            FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId"
           WHERE o.kind = 'HelmRelease' AND t.at >= $1 ORDER BY t.at`,
-      [since],
-    ),
-    pool.query<Pick<FluxObjectRow, "clusterId" | "kind" | "namespace" | "name" | "url" | "spec">>(
-      `SELECT DISTINCT ON ("clusterId", kind, namespace, name) "clusterId", kind, namespace, name, url,
+        [since],
+      ),
+      pool.query<Pick<FluxObjectRow, "clusterId" | "kind" | "namespace" | "name" | "url" | "spec">>(
+        `SELECT DISTINCT ON ("clusterId", kind, namespace, name) "clusterId", kind, namespace, name, url,
                 jsonb_build_object('url', spec->'url', 'type', spec->'type', 'insecure', spec->'insecure') AS spec
            FROM flux_object WHERE kind IN ('HelmRepository', 'OCIRepository')
           ORDER BY "clusterId", kind, namespace, name, "deletedAt" DESC NULLS FIRST`,
-    ),
-    pool.query<Pick<ChartUpstreamRow, "repositoryUrl" | "chartName" | "latestVersion" | "versions" | "error" | "fetchedAt">>(
-      `SELECT "repositoryUrl", "chartName", "latestVersion", versions, error, "fetchedAt" FROM chart_upstream`,
-    ),
-    pool.query<
-      Pick<EksVersionRow, "clusterVersion" | "versionStatus" | "releaseDate" | "endOfStandardSupportDate" | "endOfExtendedSupportDate">
-    >(`SELECT "clusterVersion", "versionStatus", "releaseDate", "endOfStandardSupportDate", "endOfExtendedSupportDate" FROM eks_version`),
-    pool.query<Pick<ManagedAddonRow, "clusterId" | "name" | "version" | "status" | "deletedAt">>(
-      `SELECT "clusterId", name, version, status, "deletedAt" FROM managed_addon WHERE "deletedAt" IS NULL OR "deletedAt" >= $1 ORDER BY name`,
-      [since],
-    ),
-    pool.query<Pick<AddonVersionCatalogRow, "addonName" | "kubernetesVersion" | "versions">>(
-      `SELECT "addonName", "kubernetesVersion", versions FROM addon_version_catalog`,
-    ),
-    pool.query<Pick<NodeGroupRow, "clusterId" | "name" | "version" | "releaseVersion" | "status" | "desiredSize">>(
-      `SELECT "clusterId", name, version, "releaseVersion", status, "desiredSize" FROM node_group WHERE "deletedAt" IS NULL ORDER BY name`,
-    ),
-    pool.query<
-      Pick<
-        InsightTableRow,
-        "clusterId" | "name" | "category" | "status" | "reason" | "kubernetesVersion" | "recommendation" | "description" | "lastRefreshTime"
-      >
-    >(
-      `SELECT "clusterId", name, category, status, reason, "kubernetesVersion", recommendation, description, "lastRefreshTime"
+      ),
+      pool.query<Pick<ChartUpstreamRow, "repositoryUrl" | "chartName" | "latestVersion" | "versions" | "error" | "fetchedAt">>(
+        `SELECT "repositoryUrl", "chartName", "latestVersion", versions, error, "fetchedAt" FROM chart_upstream`,
+      ),
+      pool.query<
+        Pick<EksVersionRow, "clusterVersion" | "versionStatus" | "releaseDate" | "endOfStandardSupportDate" | "endOfExtendedSupportDate">
+      >(`SELECT "clusterVersion", "versionStatus", "releaseDate", "endOfStandardSupportDate", "endOfExtendedSupportDate" FROM eks_version`),
+      pool.query<Pick<ManagedAddonRow, "clusterId" | "name" | "version" | "status" | "deletedAt">>(
+        `SELECT "clusterId", name, version, status, "deletedAt" FROM managed_addon WHERE "deletedAt" IS NULL OR "deletedAt" >= $1 ORDER BY name`,
+        [since],
+      ),
+      pool.query<Pick<AddonVersionCatalogRow, "addonName" | "kubernetesVersion" | "versions">>(
+        `SELECT "addonName", "kubernetesVersion", versions FROM addon_version_catalog`,
+      ),
+      pool.query<Pick<NodeGroupRow, "clusterId" | "name" | "version" | "releaseVersion" | "status" | "desiredSize">>(
+        `SELECT "clusterId", name, version, "releaseVersion", status, "desiredSize" FROM node_group WHERE "deletedAt" IS NULL ORDER BY name`,
+      ),
+      pool.query<
+        Pick<
+          InsightTableRow,
+          | "clusterId"
+          | "name"
+          | "category"
+          | "status"
+          | "reason"
+          | "kubernetesVersion"
+          | "recommendation"
+          | "description"
+          | "lastRefreshTime"
+        >
+      >(
+        `SELECT "clusterId", name, category, status, reason, "kubernetesVersion", recommendation, description, "lastRefreshTime"
            FROM upgrade_insight ORDER BY name`,
-    ),
-    // Only inventory entries whose version appears in the removed-API table: the rest cannot match.
-    pool.query<Pick<FluxObjectRow, "clusterId" | "kind" | "namespace" | "name"> & { id: string; v: string }>(
-      `SELECT o."clusterId", o.kind, o.namespace, o.name, e->>'id' AS id, e->>'v' AS v
+      ),
+      // Only inventory entries whose version appears in the removed-API table: the rest cannot match.
+      pool.query<Pick<FluxObjectRow, "clusterId" | "kind" | "namespace" | "name"> & { id: string; v: string }>(
+        `SELECT o."clusterId", o.kind, o.namespace, o.name, e->>'id' AS id, e->>'v' AS v
            FROM flux_object o,
                 jsonb_array_elements(CASE WHEN jsonb_typeof(o.inventory) = 'array' THEN o.inventory
                                           WHEN jsonb_typeof(o.inventory->'entries') = 'array' THEN o.inventory->'entries'
                                           ELSE '[]'::jsonb END) e
           WHERE o."deletedAt" IS NULL AND o.kind IN ('Kustomization', 'HelmRelease') AND e->>'v' = ANY($1)
           ORDER BY o.kind, o.namespace, o.name`,
-      [REMOVED_VERSIONS],
-    ),
-    pool.query<Pick<ProvisioningResourceRow, "clusterId">>(
-      `SELECT DISTINCT "clusterId" FROM provisioning_resource WHERE ready = 'False' AND "readyReason" = 'Creating'`,
-    ),
-    pool.query<
-      Pick<
-        UpgradeCampaignRow,
-        | "id"
-        | "slug"
-        | "name"
-        | "targetVersion"
-        | "deadline"
-        | "waveLabel"
-        | "waveOrder"
-        | "createdAt"
-        | "createdBy"
-        | "updatedAt"
-        | "updatedBy"
-      >
-    >(
-      `SELECT id, slug, name, "targetVersion", deadline, "waveLabel", "waveOrder", "createdAt", "createdBy", "updatedAt", "updatedBy"
-           FROM upgrade_campaign WHERE "archivedAt" IS NULL ORDER BY "createdAt", id`,
-    ),
-  ]);
+        [REMOVED_VERSIONS],
+      ),
+      pool.query<Pick<ProvisioningResourceRow, "clusterId">>(
+        `SELECT DISTINCT "clusterId" FROM provisioning_resource WHERE ready = 'False' AND "readyReason" = 'Creating'`,
+      ),
+    ]);
 
   // --- history per cluster ---------------------------------------------------------------------------
   const versionChanges = new Map<number, VersionChange[]>();
@@ -446,7 +403,6 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
     ),
     versionInfo,
     catalog,
-    campaigns: campaigns.rows.map((c) => ({ ...c, deadline: c.deadline.toISOString().slice(0, 10) })),
     knownVersions: [
       ...new Set([
         ...versionInfo.keys(),
@@ -463,8 +419,4 @@ const cache = changeCache("upgrade-data", () => loadUpgradeData());
 /** The data as of the last change (cached per change in a web server), or freshly read at `now` when given. */
 export function getUpgradeData(now?: Date): Promise<UpgradeData> {
   return now ? loadUpgradeData(now) : cache.get();
-}
-
-export function invalidateUpgradeData(): void {
-  cache.invalidate();
 }

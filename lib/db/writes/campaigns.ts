@@ -1,15 +1,8 @@
-// Creating and editing upgrade campaigns (operators and admins, from the web app; the route audits). Each
-// write tells every web replica to recompute (NOTIFY on the change channel) and forgets this one's copy.
+// Creating and editing upgrade campaigns (operators and admins, from the web app; the route audits). The
+// pages read campaigns afresh on every request, so nothing cached needs telling.
 import { campaignSlug, type CampaignInput } from "../../upgrades/campaign";
-import { CHANGE_CHANNEL } from "../channels";
 import { getPool } from "../client";
-import { invalidateUpgradeData } from "../queries/upgrade-data";
 import type { UpgradeCampaignRow } from "../rows";
-
-async function changed(): Promise<void> {
-  invalidateUpgradeData();
-  await getPool().query("SELECT pg_notify($1, '*')", [CHANGE_CHANNEL]);
-}
 
 /** Creates the campaign under a slug of its name (made unique with -2, -3, …); returns the slug. */
 export async function createCampaign(input: CampaignInput, actor: string): Promise<string> {
@@ -26,7 +19,6 @@ export async function createCampaign(input: CampaignInput, actor: string): Promi
      VALUES ($1, $2, $3, $4::date, $5, $6, $7, $7)`,
     [slug, input.name, input.targetVersion, input.deadline, input.waveLabel, input.waveOrder, actor],
   );
-  await changed();
   return slug;
 }
 
@@ -38,7 +30,6 @@ export async function updateCampaign(slug: string, input: CampaignInput, actor: 
       WHERE slug = $1 AND "archivedAt" IS NULL`,
     [slug, input.name, input.targetVersion, input.deadline, input.waveLabel, input.waveOrder, actor],
   );
-  if (rowCount) await changed();
   return !!rowCount;
 }
 
@@ -47,7 +38,6 @@ export async function archiveCampaign(slug: string, actor: string): Promise<bool
     `UPDATE upgrade_campaign SET "archivedAt" = now(), "updatedAt" = now(), "updatedBy" = $2 WHERE slug = $1 AND "archivedAt" IS NULL`,
     [slug, actor],
   );
-  if (rowCount) await changed();
   return !!rowCount;
 }
 
