@@ -25,7 +25,12 @@ describe("change cache", () => {
     const l = listener();
     open.push(l);
     let loads = 0;
-    const cache = changeCache("test", async () => ++loads, { listener: l, channel: "test_cache_a", serveStaleMs: 0 });
+    const cache = changeCache("test", async () => ++loads, {
+      listener: l,
+      channel: "test_cache_a",
+      serveStaleMs: 0,
+      minReloadIntervalMs: 0,
+    });
     await cache.get();
     await until(() => l.listening());
     const first = await cache.get(); // the reconnect counted as a change: one reload
@@ -49,7 +54,7 @@ describe("change cache", () => {
         if (loads > 2) await new Promise<void>((r) => (release = r));
         return loads;
       },
-      { listener: l, channel: "test_cache_b", serveStaleMs: 60_000 },
+      { listener: l, channel: "test_cache_b", serveStaleMs: 60_000, minReloadIntervalMs: 0 },
     );
     await cache.get(); // subscribes
     await until(() => l.listening());
@@ -81,12 +86,41 @@ describe("change cache", () => {
     const l = listener();
     open.push(l);
     let loads = 0;
-    const cache = changeCache("test-invalidate", async () => ++loads, { listener: l, channel: "test_cache_d", serveStaleMs: 60_000 });
+    const cache = changeCache("test-invalidate", async () => ++loads, {
+      listener: l,
+      channel: "test_cache_d",
+      serveStaleMs: 60_000,
+      minReloadIntervalMs: 0,
+    });
     await cache.get(); // subscribes
     await until(() => l.listening());
     await until(async () => (await cache.get()) === 2);
     const value = await cache.get();
     cache.invalidate();
     expect(await cache.get()).toBe(value + 1); // no stale answer after an invalidate
+  });
+
+  it("reloads at most once per interval under a stream of changes", async () => {
+    const l = listener();
+    open.push(l);
+    let loads = 0;
+    const cache = changeCache("test-interval", async () => ++loads, {
+      listener: l,
+      channel: "test_cache_e",
+      serveStaleMs: 60_000,
+      minReloadIntervalMs: 400,
+    });
+    await cache.get();
+    await until(() => l.listening());
+    await new Promise((r) => setTimeout(r, 450));
+    await until(async () => (await cache.get()) === 2); // the reconnect: one reload
+    for (let i = 0; i < 5; i++) {
+      await db.pool().query("SELECT pg_notify('test_cache_e', $1)", [String(i)]);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await cache.get()).toBe(2); // within the interval: the copy in hand
+    }
+    await new Promise((r) => setTimeout(r, 450));
+    await until(async () => (await cache.get()) === 3); // then one reload for all five changes
+    expect(loads).toBe(3);
   });
 });

@@ -3,10 +3,10 @@
 // collector NOTIFYs the channel when it writes, which moves the generation on. When LISTEN is down
 // (connection lost, reconnecting) a value lives `ttlWhenDownMs` instead.
 //
-// A value that changed is recomputed once however many requests ask (they share one load); a load that
-// takes longer than `waitForFreshMs` is not waited for: requests get the previous value if it is younger
-// than `serveStaleMs`, so a fleet the collector writes to every few seconds never makes a page wait for
-// every write.
+// A value that changed is recomputed once however many requests ask (they share one load), at most once per
+// `minReloadIntervalMs`; a load that takes longer than `waitForFreshMs` is not waited for: requests get the
+// previous value if it is younger than `serveStaleMs`, so a fleet the collector writes to every few seconds
+// never makes a page wait for (or the server recompute for) every write.
 import { logger } from "../logger";
 import { oneLine } from "../errors";
 import { CHANGE_CHANNEL } from "./channels";
@@ -19,6 +19,8 @@ export interface ChangeCacheOptions {
   serveStaleMs?: number;
   /** ...once the replacement has taken this long. */
   waitForFreshMs?: number;
+  /** At most one reload per this interval: under a stream of changes, requests get the last copy meanwhile. */
+  minReloadIntervalMs?: number;
   /** Listener to use (tests); default: the process's. */
   listener?: NotificationListener;
   channel?: string;
@@ -55,6 +57,8 @@ export function changeCache<T>(name: string, load: () => Promise<T>, options: Ch
   const ttl = options.ttlWhenDownMs ?? 5_000;
   const serveStale = options.serveStaleMs ?? 30_000;
   const waitForFresh = options.waitForFreshMs ?? 250;
+  const minInterval = options.minReloadIntervalMs ?? 5_000;
+  let lastReloadAt = 0;
   const channel = options.channel ?? CHANGE_CHANNEL;
   const log = logger.child({ component: "change-cache", cache: name });
   let entry: { value: T; generation: number; local: number; loadedAt: number } | null = null;
@@ -69,6 +73,7 @@ export function changeCache<T>(name: string, load: () => Promise<T>, options: Ch
     const previous = loading;
     const started = local;
     loadingLocal = started;
+    lastReloadAt = Date.now();
     const current: Promise<T> = (async () => {
       if (previous) await previous.catch(() => undefined);
       const generation = generationOf(listener, channel);
@@ -95,6 +100,8 @@ export function changeCache<T>(name: string, load: () => Promise<T>, options: Ch
         const fresh = listener.listening() ? entry.generation === generation : now - entry.loadedAt < ttl;
         if (fresh) return entry.value;
       }
+      // Changed again soon after the last reload: the copy in hand answers until the interval has passed.
+      if (entry && usable && !loading && now - lastReloadAt < minInterval && now - entry.loadedAt < serveStale) return entry.value;
       const next = reload(listener);
       if (entry && usable && now - entry.loadedAt < serveStale) {
         // Wait a moment for the new value (small fleets reload in milliseconds); if it takes longer, answer

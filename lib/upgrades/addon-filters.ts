@@ -29,7 +29,7 @@ export const addonFiltersSchema = z.object({
 });
 
 /** Cluster columns per page: a thousand clusters side by side would be a page no one can read or load. */
-export const MATRIX_PAGE_COLUMNS = 30;
+export const MATRIX_PAGE_COLUMNS = 25;
 
 export type AddonFilters = z.infer<typeof addonFiltersSchema>;
 

@@ -72,9 +72,9 @@ function matrixAt(data: UpgradeData, t: number, now: Date): AddonMatrixView {
   };
 }
 
-/** Now (cached per change of the data), or at a past instant; pass `now` to read the database afresh. */
+/** Now or at a past instant, from the cached copy of the data. */
 export async function getAddonMatrix(options: { at?: Date; now?: Date } = {}): Promise<AddonMatrixView> {
-  const data = await getUpgradeData(options.now);
+  const data = await getUpgradeData();
   const now = options.now ?? new Date();
   const at = options.at && options.at.getTime() < now.getTime() ? options.at : undefined;
   if (!at) return derived(data, "matrix", Math.floor(now.getTime() / 60_000), () => matrixAt(data, now.getTime(), now));

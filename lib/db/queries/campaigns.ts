@@ -87,7 +87,7 @@ function viewOf(c: CampaignRecord, progress: CampaignProgress, now: Date): Campa
 }
 
 async function progressOf(slug: string | null, now?: Date) {
-  const [data, campaigns] = await Promise.all([getUpgradeData(now), readCampaigns(slug ?? undefined)]);
+  const [data, campaigns] = await Promise.all([getUpgradeData(), readCampaigns(slug ?? undefined)]);
   const at = now ?? new Date();
   const facts = upgradeFacts(data, at);
   const byName = new Map(data.history.clusters.map((h) => [h.name, h]));

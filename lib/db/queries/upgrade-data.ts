@@ -416,7 +416,7 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
 
 const cache = changeCache("upgrade-data", () => loadUpgradeData());
 
-/** The data as of the last change (cached per change in a web server), or freshly read at `now` when given. */
-export function getUpgradeData(now?: Date): Promise<UpgradeData> {
-  return now ? loadUpgradeData(now) : cache.get();
+/** The data as of the last change: cached per change in the web server, read afresh by scripts and tests. */
+export function getUpgradeData(): Promise<UpgradeData> {
+  return cache.get();
 }

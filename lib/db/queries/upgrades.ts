@@ -304,15 +304,15 @@ function overviewOf(data: UpgradeData, now: Date): UpgradesOverview {
 const billedAsExtendedView = (c: Pick<ClusterUpgrade, "inExtendedSupport" | "pastExtendedSupport">) =>
   billedAsExtended({ inExtendedSupport: c.inExtendedSupport, pastExtendedSupport: c.pastExtendedSupport } as SupportInfo);
 
-/** Pass `now` to read the database afresh (tests, scripts); pages use the cached data. */
+/** `now` is the moment the views are computed for (dates, ages); the data is the cached copy in the web server. */
 export async function getUpgradesOverview(now?: Date): Promise<UpgradesOverview> {
-  const data = await getUpgradeData(now);
+  const data = await getUpgradeData();
   const at = now ?? new Date();
   return derived(data, "overview", minuteOf(at), () => overviewOf(data, at));
 }
 
 export async function getClusterReadiness(name: string, now?: Date): Promise<ClusterReadinessView | null> {
-  const data = await getUpgradeData(now);
+  const data = await getUpgradeData();
   const at = now ?? new Date();
   const i = data.clusters.findIndex((c) => c.name === name);
   return i === -1 ? null : upgradeFacts(data, at)[i].view;
@@ -320,7 +320,7 @@ export async function getClusterReadiness(name: string, now?: Date): Promise<Clu
 
 /** The manager's question for a date, filtered by env / team / region. */
 export async function getDeadlineAnswer(query: DeadlineQuery, now?: Date): Promise<DeadlineAnswer & { facets: Facets }> {
-  const data = await getUpgradeData(now);
+  const data = await getUpgradeData();
   const at = now ?? new Date();
   const facts = upgradeFacts(data, at);
   // Cheap once the facts are there, and queries vary: not kept.
