@@ -54,12 +54,16 @@ async function collectNeedles(): Promise<Map<string, string>> {
     kc.setCurrentContext(context.name);
     const client = createClusterClient(`leak-${context.name}`, kc, { timeoutMs: 5000, attempts: 1 });
     const list = await client
-      .getJson<{ items: { metadata: { namespace: string; name: string }; data?: Record<string, string> }[] }>("/api/v1/secrets")
+      .getJson<{
+        items: { metadata: { namespace: string; name: string; labels?: Record<string, string> }; data?: Record<string, string> }[];
+      }>("/api/v1/secrets")
       .catch(() => ({ items: [] }));
     for (const secret of list.items) {
       for (const [key, b64] of Object.entries(secret.data ?? {})) {
         // API server endpoints and CA certificates are public by nature; pages may show an endpoint.
         if (/endpoint/i.test(key) || ["clusterCA", "ca.crt", "namespace"].includes(key)) continue;
+        // An Argo CD cluster secret's `name` is the cluster's name and `server` its API endpoint; its `config` holds the credentials.
+        if (secret.metadata.labels?.["argocd.argoproj.io/secret-type"] === "cluster" && ["name", "server"].includes(key)) continue;
         const value = Buffer.from(b64, "base64").toString("utf8");
         const origin = `secret ${context.name}/${secret.metadata.namespace}/${secret.metadata.name}:${key}`;
         add(value, origin);

@@ -1,8 +1,8 @@
 // Triage and on-call against the real stack (simulator → collector → Postgres → web): the bad commit
 // shows on /failures as one group, a /go link built from alert labels lands on the object, a signed
 // webhook appears on its timeline, and after the fix the object turns ready with both transitions kept.
-// The simulator clock starts stopped; this spec moves it (it assumes no earlier spec moved it past the
-// bad commit).
+// The simulator clock starts stopped at t0, when the bad commit (pushed half an hour before) already
+// fails in several clusters; this spec moves the clock (it assumes no earlier spec moved it).
 import { createHmac } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { createFleetModel } from "../lib/simulator/fleet/index";
@@ -67,9 +67,8 @@ test("the fleet overview lists every cluster with reachability, counts and versi
   await shot(page, "clusters");
 });
 
-test("the bad commit shows on /failures as one group with the right cluster count", async ({ page }) => {
-  // bad commit at 2 min; sources fetch within 5 min; health checks time out after 2 min more.
-  await advanceTo(12 * MINUTE);
+test("from t0 the bad commit shows on /failures as one group with the right cluster count", async ({ page }) => {
+  // The bad commit was pushed 30 min before t0: the first page already shows it failing in every bad-commit spoke.
   await expect(async () => {
     await page.goto("/failures?kind=kustomization");
     const group = page.locator('[data-testid="failure-group"][data-reason="HealthCheckFailed"]').filter({ hasText: "checkout-api" });
@@ -154,6 +153,39 @@ test("a signed webhook appears on the object's timeline", async ({ page, request
   expect(bad.status()).toBe(401);
   await page.goto(objectUrl);
   await expect(page.getByTestId("timeline").locator('li[data-type="webhook"]').filter({ hasText: message })).toBeVisible();
+});
+
+test("open object and cluster pages follow the fix without a reload: status, conditions and timeline together", async ({
+  page,
+  context,
+}) => {
+  await page.goto(objectUrl);
+  await expect(page.getByTestId("object-health")).toContainText("failing");
+  const ready = page.locator('tr[data-condition="Ready"]');
+  await expect(ready).toHaveAttribute("data-status", "False");
+  await expect(page.getByTestId("ready-message")).toContainText("checkout-api");
+  const transitions = page.getByTestId("timeline").locator('li[data-type="transition"]');
+  const before = await transitions.count();
+  const clusterPage = await context.newPage();
+  await clusterPage.goto(`/clusters/${cluster}`);
+  const appsRow = clusterPage.locator('tr[data-object="flux-system/apps"][data-kind="Kustomization"]');
+  await expect(appsRow.locator("[data-health]").first()).toHaveAttribute("data-health", "failing");
+  // A reload would drop these marks: they prove the pages changed in place.
+  for (const p of [page, clusterPage]) await p.evaluate(() => Object.assign(window, { __sameDocument: true }));
+
+  // the fix lands at 15 min; sources fetch within 5 min; the fixed revision passes health checks in 25 s.
+  await advanceTo(22 * MINUTE);
+  // Every section moves with the badge: the collector polls every 2 s, the page checks its version every 15 s.
+  await expect(page.getByTestId("object-health")).toContainText("ready", { timeout: 60_000 });
+  await expect(page.getByTestId("failing-for")).toHaveCount(0);
+  await expect(ready).toHaveAttribute("data-status", "True");
+  await expect(page.getByTestId("ready-message")).not.toContainText("checkout-api");
+  await expect(transitions.first()).toHaveAttribute("data-health", "ready");
+  expect(await transitions.count()).toBeGreaterThan(before);
+  await expect(appsRow.locator("[data-health]").first()).toHaveAttribute("data-health", "ready", { timeout: 60_000 });
+  await expect(clusterPage.getByTestId("cluster-transitions").locator('li[data-health="ready"]').first()).toBeVisible();
+  for (const p of [page, clusterPage]) expect(await p.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  await clusterPage.close();
 });
 
 test("after the fix the object turns ready and its timeline shows both transitions", async ({ page }) => {

@@ -3,6 +3,6 @@ export const queryKeys = {
   freshness: () => ["freshness"] as const,
   fleet: (queryString: string) => ["fleet", queryString] as const,
   failures: (queryString: string) => ["failures", queryString] as const,
-  cluster: (cluster: string) => ["cluster", cluster] as const,
-  object: (cluster: string, kind: string, namespace: string, name: string) => ["object", cluster, kind, namespace, name] as const,
+  /** The version (ETag) of what a server-rendered page shows, polled by its live island. */
+  pageVersion: (apiPath: string) => ["page-version", apiPath] as const,
 };

@@ -41,12 +41,16 @@ export function formatDuration(ms: number): string {
   return parts.join(" ");
 }
 
-/** "3 min ago" / "in 2 d" relative to `now` (epoch ms). */
-export function formatRelative(value: string | Date, now: number): string {
+/**
+ * "3 min ago" relative to `now` (epoch ms), for things that already happened. A time after `now` can only
+ * come from clocks that disagree (the browser's and the server's or the database's, or a simulated clock
+ * running ahead), so it reads "just now" rather than "in 10 s".
+ */
+export function formatAgo(value: string | Date, now: number): string {
   const d = new Date(value);
   const odd = outOfRange(d);
   if (odd) return odd;
   const diff = now - d.getTime();
-  if (Math.abs(diff) < 10_000) return "just now";
-  return diff >= 0 ? `${formatDuration(diff)} ago` : `in ${formatDuration(-diff)}`;
+  if (diff < 10_000) return "just now";
+  return `${formatDuration(diff)} ago`;
 }

@@ -1,11 +1,13 @@
-// npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C] [--heap-mb H]
-//                         [--concurrency N] [--duration SEC]
+// npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C]
+//                         [--heap-mb H] [--concurrency N] [--duration SEC]
 // Server-render time of the pages people open most, on a realistic database: a throw-away embedded
 // PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
 // (transitions, version changes, Events, webhook events) and an upgrade campaign, served by the production
 // build (`next start`).
 // Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
-// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. Then C
+// loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. The
+// huge-message spoke holds B Flux objects (default: as many as the others) and the 32 KiB `tenants`
+// message: its cluster page and that object's page are measured too, bytes above all. Then C
 // clients fetch the pages at once, and the web server's resident memory is printed: after start, its peak
 // under that load, and idle 10 s later; --heap-mb caps the web server's V8 heap as the Helm chart does.
 // With --concurrency N, N clients then fetch every page in turn for SEC seconds while the collector keeps
@@ -21,12 +23,14 @@ import { migrate } from "../lib/db/migrate";
 import type { FluxKind } from "../lib/fleet/kinds";
 import { clusterPath, objectPath } from "../lib/fleet/urls";
 import { startSimulator, type RunningSimulator } from "../lib/simulator";
+import { ROLE_INDEX, spokeName } from "../lib/simulator/fleet/topology";
 import { nextBin, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
 
 const { values } = parseArgs({
   options: {
     clusters: { type: "string", default: "1000" },
     objects: { type: "string", default: "150" },
+    "big-cluster": { type: "string" },
     "history-days": { type: "string", default: "365" },
     samples: { type: "string", default: "30" },
     clients: { type: "string", default: "20" },
@@ -39,7 +43,7 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--history-days D] [--samples S] [--clients C] [--heap-mb H] [--concurrency N] [--duration SEC]",
+    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C] [--heap-mb H] [--concurrency N] [--duration SEC]",
   );
   process.exit(0);
 }
@@ -62,7 +66,16 @@ if (heapMb !== undefined && (!Number.isInteger(heapMb) || heapMb < 64)) {
 /** NODE_OPTIONS of the web server: the caller's, plus the heap cap when asked for. */
 const webNodeOptions =
   [process.env.NODE_OPTIONS, heapMb ? `--max-old-space-size=${heapMb}` : undefined].filter(Boolean).join(" ") || undefined;
-for (const [name, v] of Object.entries({ clusters, objects, "history-days": historyDays, samples, clients, duration: durationSeconds })) {
+const bigCluster = values["big-cluster"] === undefined ? objects : Number(values["big-cluster"]);
+for (const [name, v] of Object.entries({
+  clusters,
+  objects,
+  "big-cluster": bigCluster,
+  "history-days": historyDays,
+  samples,
+  clients,
+  duration: durationSeconds,
+})) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a positive integer`);
     process.exit(2);
@@ -351,7 +364,10 @@ async function main() {
   let t = Date.now();
   database = await startEmbeddedPostgres({ dataDir: path.join(work, "db"), port: await freePort(), ephemeral: true });
   await migrate(database.url);
-  sim = await startSimulator({ outDir: path.join(work, "sim"), clusters, objects, speed: 0 });
+  // The huge-message spoke: the 32 KiB `tenants` message, and B objects when --big-cluster says so.
+  const big = spokeName(ROLE_INDEX.hugeMessage, clusters - 1);
+  const huge = { cluster: big, kind: "Kustomization" as FluxKind, namespace: "flux-system", name: "tenants" };
+  sim = await startSimulator({ outDir: path.join(work, "sim"), clusters, objects, objectsBySpoke: { [big]: bigCluster }, speed: 0 });
   console.log(`  database and simulator ready in ${seconds(t)} s`);
 
   t = Date.now();
@@ -430,6 +446,8 @@ async function main() {
     failures: await timeQuery(() => listFailures(undefined, new Date(), { memberLimit: FAILURE_PAGE_MEMBERS })),
     object: await timeQuery(() => getObject(failing)),
     cluster: await timeQuery(() => getCluster(failing.cluster)),
+    bigCluster: await timeQuery(() => getCluster(big)),
+    hugeObject: await timeQuery(() => getObject(huge)),
     // What the upgrade pages share, read once per change of the data (the web keeps it between changes).
     upgradeData: await timeQuery(() => loadUpgradeData()),
   };
@@ -465,6 +483,8 @@ async function main() {
     ["failures /failures", "/failures"],
     [`object (${failing.transitions} transitions)`, objectPath(failing)],
     ["cluster", clusterPath(failing.cluster)],
+    [`big cluster (${bigCluster} objects)`, clusterPath(big)],
+    ["object with a 32 KiB message", objectPath(huge)],
     ["add-on matrix /addons", "/addons"],
     ["upgrades (date, env filter)", `/upgrades?${filters}`],
     ["cluster upgrade", `/upgrades/${encodeURIComponent(upgradeCluster.name)}`],
@@ -493,7 +513,7 @@ async function main() {
   const queryList = Object.values(queryMs);
   for (const [i, r] of timings.entries()) {
     console.log(
-      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(9)} ${`${r.p95Ms} ms`.padStart(9)} ${`${r.maxMs} ms`.padStart(9)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)} ${(i < 5 ? `${queryList[i]} ms` : "").padStart(9)}`,
+      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(9)} ${`${r.p95Ms} ms`.padStart(9)} ${`${r.maxMs} ms`.padStart(9)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)} ${(i < 7 ? `${queryList[i]} ms` : "").padStart(9)}`,
     );
   }
   console.log(`  object page: ${targets[3][1]}`);
@@ -549,7 +569,7 @@ async function main() {
     console.log("");
   }
 
-  const [, fleet, failures, object, cluster] = timings;
+  const [, fleet, failures, object, cluster, bigClusterPage, hugeObject] = timings;
   const figures = {
     baselineMs: baseline,
     pages: Object.fromEntries(timings.slice(1).map((r) => [r.url, { medianMs: r.medianMs, p95Ms: r.p95Ms }])),
@@ -585,6 +605,12 @@ async function main() {
     failuresBytes: failures.bytes,
     objectBytes: object.bytes,
     clusterBytes: cluster.bytes,
+    bigClusterObjects: bigCluster,
+    bigClusterMedianMs: bigClusterPage.medianMs,
+    bigClusterQueryMedianMs: queryMs.bigCluster,
+    bigClusterBytes: bigClusterPage.bytes,
+    hugeMessageObjectMedianMs: hugeObject.medianMs,
+    hugeMessageObjectBytes: hugeObject.bytes,
     webRssStartMb: rssStartMb,
     webRssPeakMb: load.peakMb,
     webRssIdleMb: rssIdleMb,

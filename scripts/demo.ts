@@ -1,5 +1,6 @@
 // `npm run demo`: a living fleet on this machine. Embedded PostgreSQL (data kept in .data/), the fleet
-// simulator (state in .sim/), the collector polling it, and the web app, with one line when ready.
+// simulator (state in .sim/), the collector polling it, and the web app served from a production build
+// (built once into .next-demo/, reused while the sources are unchanged), with one line when ready.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { closeDatabase } from "../lib/db/client";
@@ -10,6 +11,7 @@ import { env, resetEnvCache } from "../lib/env";
 import { oneLine } from "../lib/errors";
 import { startSimulator } from "../lib/simulator";
 import { nextBin, onShutdown, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
+import { browserAddresses, DEMO_DIST_DIR, ensureProductionBuild, type BuildResult } from "./lib/web-build";
 
 const { values: args } = parseArgs({
   options: {
@@ -19,9 +21,10 @@ const { values: args } = parseArgs({
     // Spokes only Argo CD's cluster secrets lead to (0 until the collector discovers through them).
     "argocd-spokes": { type: "string", default: "0" },
     // Real time by default: timestamps then match the wall clock. Faster speeds play the scenarios
-    // sooner, but simulated times run ahead of the clock ("in 7 min").
+    // sooner, but simulated times run ahead of the clock.
     speed: { type: "string", default: "1" },
-    prod: { type: "boolean", default: false },
+    // The development server instead of the production build: for changing the code while it runs.
+    dev: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
   },
 });
@@ -31,9 +34,20 @@ async function main() {
   // Refuse to serve the fleet without sign-in on a network address (one line, exit 1).
   enforceSafeAuthConfig(settings);
   const started = Date.now();
+  const children: Child[] = [];
+  // The build is the slow part on a first start: the database, simulator and collector start meanwhile.
+  const build: Promise<BuildResult | null> = args.dev
+    ? Promise.resolve(null)
+    : ensureProductionBuild({
+        root: process.cwd(),
+        distDir: DEMO_DIST_DIR,
+        verbose: args.verbose,
+        onBuild: () =>
+          console.log("Building the web app for the demo (about 1–3 minutes, once: the build is reused until the sources change)…"),
+      });
+  build.catch(() => {}); // awaited below; keeps an early failure from being reported twice
   const db = await ensureDatabase();
   await seedDemoCampaign(db.url);
-  const children: Child[] = [];
   const sim = await startSimulator({
     outDir: path.resolve(".sim"),
     clusters: Number(args.clusters),
@@ -42,11 +56,14 @@ async function main() {
     speed: Number(args.speed),
     argocdSpokes: Number(args["argocd-spokes"]),
   });
-  onShutdown(async () => {
-    for (const child of children.reverse()) await stopChild(child);
+  let stopping = false;
+  const stopAll = async () => {
+    stopping = true;
+    for (const child of [...children].reverse()) await stopChild(child);
     await sim.stop();
     await db.stop();
-  });
+  };
+  onShutdown(stopAll);
 
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, HOSTNAME: settings.HOSTNAME };
   children.push(
@@ -64,20 +81,40 @@ async function main() {
     ),
   );
 
-  const host = settings.HOSTNAME;
+  let built: BuildResult | null;
+  try {
+    built = await build;
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  // "localhost" may resolve to ::1 alone on some machines: listen on 127.0.0.1 so both names reach it.
+  const host = settings.HOSTNAME === "localhost" ? "127.0.0.1" : settings.HOSTNAME;
   const port = String(settings.PORT);
-  const web = startChild("web", process.execPath, [nextBin, args.prod ? "start" : "dev", "-p", port, "-H", host], childEnv, {
-    quiet: !args.verbose,
-  });
+  const web = startChild(
+    "web",
+    process.execPath,
+    [nextBin, args.dev ? "dev" : "start", "-p", port, "-H", host],
+    args.dev ? childEnv : { ...childEnv, NEXT_DIST_DIR: DEMO_DIST_DIR },
+    { quiet: !args.verbose },
+  );
   children.push(web);
-  const browserHost = host === "0.0.0.0" || host === "::" ? "localhost" : host;
-  // Ask for the page itself so the first visitor does not wait for it to compile.
-  await waitForHttp(`http://${browserHost}:${port}/`, 120_000, web);
+  const [first, ...others] = browserAddresses(settings.HOSTNAME, port);
+  // Ask for the page itself, so the first visitor finds it ready (and, under --dev, compiled).
+  const probeHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  await waitForHttp(`http://${probeHost}:${port}/`, 120_000, web);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  const how = args.dev
+    ? "development server"
+    : built?.reused
+      ? "production build reused"
+      : `production build made in ${built?.seconds} s, reused from now on`;
   console.log(
-    `Crow's Nest demo ready at http://${browserHost}:${port} (${sim.clusters.length} simulated clusters, speed ×${args.speed}, ${seconds} s; Ctrl-C stops)`,
+    `Crow's Nest demo ready at ${first}${others.length ? ` (also ${others.join(", ")})` : ""} ` +
+      `(${sim.clusters.length} simulated clusters, speed ×${args.speed}, ${how}, ${seconds} s; Ctrl-C stops)`,
   );
   const code = await Promise.race(children.map((c) => c.exited.then((code) => ({ name: c.name, code }))));
+  if (stopping) return; // Ctrl-C: the children were asked to stop
   const died = children.find((c) => c.name === code.name);
   console.error(
     `crows-nest: ${code.name} exited with code ${code.code}${
@@ -90,9 +127,7 @@ async function main() {
         : ""
     }`,
   );
-  for (const child of children) await stopChild(child);
-  await sim.stop();
-  await db.stop();
+  await stopAll();
   process.exit(1);
 }
 

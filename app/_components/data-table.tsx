@@ -14,7 +14,7 @@ export interface Column<Row> {
   className?: string;
 }
 
-export interface Paging {
+interface Paging {
   /** 1-based page to show; out-of-range values are clamped. */
   page: number;
   pageSize: number;
@@ -24,7 +24,7 @@ export interface Paging {
   noun: string;
 }
 
-export interface DataTableProps<Row> {
+interface DataTableProps<Row> {
   caption: string;
   /** Visible caption above the header row; otherwise it is for screen readers only. */
   captionVisible?: boolean;
@@ -45,7 +45,7 @@ export interface DataTableProps<Row> {
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** The slice of `rows` a page shows, and which page that is after clamping. */
-export function pageOf<Row>(
+function pageOf<Row>(
   rows: readonly Row[],
   paging: Pick<Paging, "page" | "pageSize">,
 ): { rows: readonly Row[]; page: number; pages: number } {
@@ -114,14 +114,14 @@ export function DataTable<Row>({
         </thead>
         <tbody>
           {slice.rows.map((row, i) => (
-            <tr key={rowKey(row, offset + i)} className="border-t border-zinc-100 dark:border-zinc-800" {...rowAttributes?.(row)}>
+            <tr key={rowKey(row, offset + i)} className="row-divider" {...rowAttributes?.(row)}>
               {columns.map((c) =>
                 c.rowHeader ? (
-                  <th key={c.header} scope="row" className={`${td} ${c.className ?? ""}`}>
+                  <th key={c.header} scope="row" className={c.className ? `${td} ${c.className}` : td}>
                     {c.cell(row, offset + i)}
                   </th>
                 ) : (
-                  <td key={c.header} className={`${td} ${c.className ?? ""}`}>
+                  <td key={c.header} className={c.className ? `${td} ${c.className}` : td}>
                     {c.cell(row, offset + i)}
                   </td>
                 ),

@@ -2,9 +2,10 @@
 // Extra columns (a revision, the reporting controller) are appended by the page that has them.
 import type { ReactNode } from "react";
 import { DataTable, type Column } from "./data-table";
+import { MessageText, type SecondaryPlace } from "./message-text";
 import { RelativeTime } from "./relative-time.client";
 
-export interface KeptEvent {
+interface KeptEvent {
   type: string;
   reason: string;
   message: string;
@@ -17,11 +18,14 @@ export function EventsTable<E extends KeptEvent>({
   caption,
   emptyText,
   extraColumns = [],
+  secondary,
 }: {
   events: E[];
   caption: string;
   emptyText: ReactNode;
   extraColumns?: Column<E>[];
+  /** Where the page shows long messages in full: here they are one-line excerpts. */
+  secondary?: SecondaryPlace;
 }) {
   return (
     <DataTable
@@ -33,7 +37,11 @@ export function EventsTable<E extends KeptEvent>({
         { header: "Last seen", className: "whitespace-nowrap text-xs", cell: (e) => <RelativeTime value={e.lastTimestamp} /> },
         { header: "Type", cell: (e) => e.type },
         { header: "Reason", cell: (e) => e.reason },
-        { header: "Message", className: "max-w-xl whitespace-pre-wrap break-words font-mono text-xs", cell: (e) => e.message },
+        {
+          header: "Message",
+          className: "max-w-xl",
+          cell: (e) => <MessageText message={e.message} secondary={secondary} />,
+        },
         { header: "Count", cell: (e) => e.count },
         ...extraColumns,
       ]}

@@ -32,14 +32,12 @@ export function HistoryTimeline({
   return (
     <ol className="space-y-3" data-testid={testId} aria-live={live ? "polite" : undefined}>
       {items.map((t) => (
-        <li key={t.key} {...t.attributes} className="border-l-2 border-zinc-300 pl-3 text-sm dark:border-zinc-700">
+        <li key={t.key} {...t.attributes} className="timeline-entry">
           <div className="flex flex-wrap items-center gap-2">
             <RelativeTime value={t.at} className="text-xs text-zinc-500" />
             {t.heading}
           </div>
-          {t.message ? (
-            <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs text-zinc-700 dark:text-zinc-300">{t.message}</p>
-          ) : null}
+          {t.message ? <div className="mt-1 text-zinc-700 dark:text-zinc-300">{t.message}</div> : null}
           {t.revision ? <p className="mt-0.5 break-all font-mono text-xs text-zinc-500">revision {t.revision}</p> : null}
         </li>
       ))}

@@ -1,9 +1,9 @@
 "use client";
 
-import { formatRelative, formatUtc } from "@/lib/time";
+import { formatAgo, formatUtc } from "@/lib/time";
 import { useNow } from "./use-now.client";
 
-/** "3 min ago", with the absolute UTC time on hover and for screen readers; refreshes itself. */
+/** "3 min ago" (never in the future), with the absolute UTC time on hover and for screen readers; refreshes itself. */
 export function RelativeTime({ value, className }: { value: string | null | undefined; className?: string }) {
   const now = useNow();
   if (!value) return <span className={className}>never</span>;
@@ -11,7 +11,7 @@ export function RelativeTime({ value, className }: { value: string | null | unde
   // On the server, render the absolute time so server and client markup agree until hydrated.
   return (
     <time dateTime={value} title={absolute} className={className}>
-      {now === null ? absolute : formatRelative(value, now)}
+      {now === null ? absolute : formatAgo(value, now)}
     </time>
   );
 }

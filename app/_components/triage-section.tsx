@@ -29,6 +29,7 @@ export function Facts({ items }: { items: Array<[string, ReactNode]> }) {
 }
 
 export const tableBox = "overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900";
-export const th = "px-3 py-2 text-xs font-medium uppercase text-zinc-600 dark:text-zinc-400";
-export const td = "px-3 py-2 align-top";
-export const link = "text-sky-700 underline-offset-2 hover:underline dark:text-sky-400";
+// Table cells and links are named classes (globals.css): long tables repeat them on every row.
+export const th = "cell-head";
+export const td = "cell";
+export const link = "link";

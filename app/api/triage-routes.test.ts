@@ -74,4 +74,36 @@ describe("JSON routes", () => {
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe("invalid_request");
   });
+
+  it("GET /api/objects/... and /api/clusters/... carry a version: 304 while nothing changed, a new one after a change", async () => {
+    const params = { cluster: "prod-us-1", kind: "kustomization", namespace: "flux-system", name: "apps" };
+    const path = "/api/objects/prod-us-1/kustomization/flux-system/apps";
+    const get = (etag?: string) =>
+      getObjectRoute(new Request(`http://localhost${path}`, { headers: etag ? { "if-none-match": etag } : {} }), {
+        params: Promise.resolve(params),
+      });
+    const first = await get();
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^W\//);
+    // Later reads of unchanged data (another generatedAt, a longer "failing for") keep the version.
+    const same = await get(etag);
+    expect(same.status).toBe(304);
+    expect(await same.text()).toBe("");
+    const cluster = (etag?: string) =>
+      getClusterRoute(new Request("http://localhost/api/clusters/prod-us-1", { headers: etag ? { "if-none-match": etag } : {} }), {
+        params: Promise.resolve({ cluster: "prod-us-1" }),
+      });
+    const clusterEtag = (await cluster()).headers.get("etag")!;
+    expect((await cluster(clusterEtag)).status).toBe(304);
+
+    await db.prisma().fluxObject.updateMany({
+      where: { name: "apps", cluster: { name: "prod-us-1" } },
+      data: { health: "ready", readyStatus: "True", readyReason: "ReconciliationSucceeded", readyMessage: "Applied revision: main@sha1:1" },
+    });
+    const changed = await get(etag);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect((await changed.json()).object.readyReason).toBe("ReconciliationSucceeded");
+    expect((await cluster(clusterEtag)).status).toBe(200);
+  });
 });

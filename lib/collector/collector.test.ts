@@ -310,9 +310,11 @@ describe("collector against the fleet simulator", () => {
     );
     const flips = changes.filter((c) => c.fields.includes("status"));
     expect(flips.length).toBeGreaterThan(0);
-    // The bad commit broke `apps` on its spokes: it went from ready to failing.
-    const bad = fleet.facts.badCommit;
-    expect(flips.some((c) => c.name === bad.kustomization && bad.clusters.includes(c.cluster) && c.health === "failing")).toBe(true);
+    // The HelmRelease upgrade failed three times and stalled (the bad commit broke `apps` before t0: first seen failing).
+    const stall = fleet.facts.helmUpgradeStall!;
+    expect(
+      flips.some((c) => c.cluster === stall.cluster && c.name === stall.name && c.previousHealth === "ready" && c.health === "stalled"),
+    ).toBe(true);
     const byCluster = new Map<string, Served[]>();
     for (const flip of flips) {
       if (!byCluster.has(flip.cluster)) byCluster.set(flip.cluster, await kubectlObjects(flip.cluster));

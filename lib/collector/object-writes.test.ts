@@ -6,6 +6,7 @@ import { toFluxObject } from "../kube/flux";
 import type { FluxKind, FluxObjectRecord } from "../kube/types";
 import { useTestDatabase } from "../testing/db";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
+import { getObject } from "../db/queries/objects";
 
 const db = useTestDatabase();
 const ALL = new Set<FluxKind>(["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"]);
@@ -87,5 +88,38 @@ describe("writeObjectPlan", () => {
       .pool()
       .query(`SELECT "deletedAt", "firstFailedAt", "lastReadyAt" FROM flux_object WHERE name = $1 AND kind = $2`, [apps.name, apps.kind]);
     expect(current[0]).toMatchObject({ deletedAt: null, firstFailedAt: null, lastReadyAt: new Date("2026-11-21T12:01:30Z") });
+  });
+
+  it("stores a 32 KiB message Ready and Healthy share once, and the object page still gets it for both", async () => {
+    const { rows } = await db.pool().query<{ id: number }>(`INSERT INTO cluster (name) VALUES ('c-huge') RETURNING id`);
+    const huge =
+      `health check failed after 10m0.03s: timeout waiting for: [${Array.from(
+        { length: 760 },
+        (_, i) => `Deployment/tenant-${i}/web status: 'InProgress'`,
+      ).join(", ")}]`.slice(0, 32_765) + "...";
+    const base = fleetObjects().find((r) => r.kind === "Kustomization")!;
+    const record: FluxObjectRecord = {
+      ...base,
+      name: "tenants",
+      health: "failing",
+      readyStatus: "False",
+      readyReason: "HealthCheckFailed",
+      readyMessage: huge,
+      conditions: [
+        { type: "Ready", status: "False", reason: "HealthCheckFailed", message: huge, lastTransitionTime: "2026-11-21T11:10:00Z" },
+        { type: "Healthy", status: "False", reason: "HealthCheckFailed", message: huge, lastTransitionTime: "2026-11-21T11:10:00Z" },
+      ],
+    };
+    await poll(rows[0].id, [record], "2026-11-21T12:00:00.000Z");
+    const { rows: stored } = await db
+      .pool()
+      .query<{ bytes: number }>(
+        `SELECT octet_length("readyMessage") + octet_length(conditions::text) AS bytes FROM flux_object WHERE name = 'tenants'`,
+      );
+    // One copy (32,768 bytes) and the conditions around it, not three.
+    expect(stored[0].bytes).toBeLessThan(34_000);
+    const detail = await getObject({ cluster: "c-huge", kind: "Kustomization", namespace: record.namespace, name: "tenants" });
+    expect(detail!.object.conditions.map((c) => c.message)).toEqual([huge, huge]);
+    expect(detail!.object.readyMessage).toBe(huge);
   });
 });

@@ -7,6 +7,10 @@ export function clusterPath(cluster: string): string {
   return `/clusters/${seg(cluster)}`;
 }
 
+export function clusterApiPath(cluster: string): string {
+  return `/api/clusters/${seg(cluster)}`;
+}
+
 export function objectPath(ref: { cluster: string; kind: string; namespace: string; name: string }): string {
   return `/clusters/${seg(ref.cluster)}/${kindSlug(ref.kind)}/${seg(ref.namespace)}/${seg(ref.name)}`;
 }

@@ -24,6 +24,8 @@ export interface StartSimulatorOptions {
   clusters?: number;
   /** Flux objects per spoke (roughly). */
   objects?: number;
+  /** Flux objects of particular spokes by name, instead of `objects` (one big cluster). */
+  objectsBySpoke?: Record<string, number>;
   /** Spokes only Argo CD on the hub knows, beyond `clusters` (default 0; see docs/simulator-scenarios.md). */
   argocdSpokes?: number;
   seed?: number;
@@ -100,6 +102,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     createFleetModel({
       clusters: options.clusters ?? 12,
       objects: options.objects ?? 40,
+      objectsBySpoke: options.objectsBySpoke,
       seed,
       epoch: clock.now(),
       argocdSpokes: options.argocdSpokes,

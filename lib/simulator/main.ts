@@ -1,13 +1,14 @@
-// npm run sim -- --out DIR [--clusters N] [--objects M] [--seed S] [--speed X] [--fault NAME=SPEC]...
-//                [--control-port P] [--argocd-spokes K]
+// npm run sim -- --out DIR [--clusters N] [--objects M] [--spoke-objects NAME=M]... [--seed S] [--speed X]
+//                [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K]
 // Starts the fleet simulator, prints one ready line, runs until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { type FaultSpec, parseFaultArgument, startSimulator } from "./index";
 
-const USAGE = `usage: npm run sim -- --out DIR [--clusters N] [--objects M] [--seed S] [--speed X]
-                      [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K]
+const USAGE = `usage: npm run sim -- --out DIR [--clusters N] [--objects M] [--spoke-objects NAME=M]... [--seed S]
+                      [--speed X] [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K]
   --clusters N    clusters including the hub (default 12)
   --objects M     Flux objects per spoke (default 40)
+  --spoke-objects NAME=M  Flux objects of one spoke instead (e.g. staging-use1-002=1300: one big cluster)
   --argocd-spokes K  extra spokes only Argo CD's cluster secrets lead to (default 0)
   --seed S        fleet seed (default 1)
   --speed X       simulated seconds per real second (default 1)
@@ -28,6 +29,7 @@ async function main() {
       out: { type: "string" },
       clusters: { type: "string" },
       objects: { type: "string" },
+      "spoke-objects": { type: "string", multiple: true },
       seed: { type: "string" },
       speed: { type: "string" },
       fault: { type: "string", multiple: true },
@@ -46,6 +48,12 @@ async function main() {
     const { cluster, spec } = parseFaultArgument(argument);
     faults[cluster] = { ...faults[cluster], ...spec };
   }
+  const objectsBySpoke: Record<string, number> = {};
+  for (const argument of values["spoke-objects"] ?? []) {
+    const [name, count] = argument.split("=");
+    if (!name || count === undefined) throw new Error(`--spoke-objects wants NAME=M, got "${argument}"`);
+    objectsBySpoke[name] = positiveNumber(count, "spoke-objects", 0);
+  }
   const clusters = positiveNumber(values.clusters, "clusters", 12);
   if (clusters < 1) throw new Error("--clusters must be at least 1 (the hub)");
 
@@ -54,6 +62,7 @@ async function main() {
     outDir: values.out,
     clusters,
     objects: positiveNumber(values.objects, "objects", 40),
+    objectsBySpoke,
     argocdSpokes: positiveNumber(values["argocd-spokes"], "argocd-spokes", 0),
     seed: positiveNumber(values.seed, "seed", 1),
     speed: positiveNumber(values.speed, "speed", 1, false),

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
+import { MessageText } from "@/app/_components/message-text";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Failures } from "@/lib/db/queries/failures";
 import type { FailureGroup } from "@/lib/fleet/failures";
@@ -110,9 +111,10 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
           <span className="tabular-nums">{group.objectCount}</span> {group.objectCount === 1 ? "object" : "objects"}
         </span>
       </div>
-      <p className="mt-2 whitespace-pre-wrap break-words font-mono text-xs text-zinc-800 dark:text-zinc-200">
-        {group.message || "(no message)"}
-      </p>
+      <div className="mt-2 text-zinc-800 dark:text-zinc-200">
+        {/* A 32 KiB health-check message stays one line until someone expands it. */}
+        {group.message ? <MessageText message={group.message} /> : <span className="font-mono text-xs">(no message)</span>}
+      </div>
       {group.problem === "stale" ? null : (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
           {group.problem === "unreachable" ? "Unreachable since" : "First failed"} <RelativeTime value={group.firstFailedAt} /> · longest{" "}

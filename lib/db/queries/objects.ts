@@ -5,6 +5,7 @@
 import { commitLink, type CommitLink } from "../../fleet/commit-url";
 import type { FluxKind } from "../../fleet/kinds";
 import { failingForSeconds, parseHealth, type Health, type Reachability } from "../../fleet/status";
+import { conditionMessage } from "../../fleet/message";
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { num, obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
@@ -320,7 +321,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
         type: str(c.type) ?? "",
         status: str(c.status) ?? "",
         reason: str(c.reason),
-        message: str(c.message),
+        message: conditionMessage(c, o.readyMessage),
         lastTransitionTime: str(c.lastTransitionTime),
       })),
       generation: o.generation,

@@ -1,6 +1,7 @@
 // Bulk writes of Flux objects and their history: one multi-row upsert per cluster poll (rows passed as one
 // JSON parameter and expanded with jsonb_to_recordset), transitions appended in the same transaction.
 import type pg from "pg";
+import { conditionsToStore } from "../../fleet/message";
 import type { CaredFields } from "../../kube/flux";
 import type { KnownObject, ObjectPlan } from "../types";
 
@@ -96,6 +97,8 @@ export async function writeObjectPlan(
     if (plan.upserts.length) {
       const rows = plan.upserts.map((u) => ({
         ...u.record,
+        // A 32 KiB message that Ready and Healthy share is stored once, as readyMessage.
+        conditions: conditionsToStore(u.record.conditions, u.record.readyMessage),
         inventory: u.record.inventory,
         contentHash: u.hash,
         firstFailedAt: u.firstFailedAt,

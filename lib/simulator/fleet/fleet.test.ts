@@ -73,8 +73,11 @@ describe("fleet model", () => {
     expect(affected.length).toBeGreaterThanOrEqual(3);
     const healthy = model.spokes.filter((s) => !affected.includes(s.name) && !s.roles.includes("dependency-chain")).map((s) => s.name);
 
+    // Healthy before the bad commit (pushed 30 min before t0), already failing at t0.
     for (const cluster of affected)
-      expect(ready(find(model.objectsAt(cluster, at(MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
+      expect(ready(find(model.objectsAt(cluster, at(-31 * MIN), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("True");
+    for (const cluster of affected)
+      expect(ready(find(model.objectsAt(cluster, at(0), runtime), "Kustomization", "flux-system", "apps"))?.status).toBe("False");
 
     const messages = new Set<string>();
     const revisions = new Set<string>();
@@ -111,10 +114,49 @@ describe("fleet model", () => {
     expect(fleet.facts.extendedSupport?.cluster).toBe("prod-apse2-007");
     const appsReady = (cluster: string, rel: number) =>
       ready(find(fleet.objectsAt(cluster, at(rel), runtime), "Kustomization", "flux-system", "apps"))?.status;
-    for (const rel of [5 * MIN, 6 * MIN + 9_000, 9 * MIN, 15 * MIN + 9_000]) {
+    for (const rel of [0, 5 * MIN, 6 * MIN + 9_000, 9 * MIN, 15 * MIN + 9_000]) {
       for (const cluster of fleet.facts.badCommit.clusters) expect(appsReady(cluster, rel), `${cluster} at ${rel}`).toBe("False");
     }
     for (const cluster of fleet.facts.badCommit.clusters) expect(appsReady(cluster, 16 * MIN + 15_000)).toBe("True");
+  });
+
+  it("keeps a 32 KiB health-check message on `tenants`: trimmed in the conditions, whole in the Events, reordered per attempt", () => {
+    const { cluster, namespace, name } = model.facts.hugeMessage!;
+    const objects = model.objectsAt(cluster, at(0), runtime);
+    const tenants = find(objects, "Kustomization", namespace, name)!;
+    expect(() => new Kustomization(tenants as never).validate()).not.toThrow();
+    const r = ready(tenants)!;
+    expect(r).toMatchObject({ status: "False", reason: "HealthCheckFailed" });
+    // fluxcd/pkg runtime/conditions keeps 32,768 bytes, the last three "..."; the CRD allows exactly that.
+    expect(r.message).toHaveLength(32_768);
+    expect(r.message).toMatch(
+      /^health check failed after 10m0\.\d+s: timeout waiting for: \[Deployment\/tenant-\d{3}\/(web|worker) status: 'InProgress', /,
+    );
+    expect(r.message.endsWith("...")).toBe(true);
+    expect(condition(tenants, "Healthy")!.message).toBe(r.message);
+    const events = objects.filter((o) => o.kind === "Event" && (o.involvedObject as { name: string }).name === name) as unknown as {
+      message: string;
+      reason: string;
+    }[];
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(events[0].reason).toBe("HealthCheckFailed");
+    expect(events[0].message.length).toBeGreaterThan(32_768);
+    expect(events[0].message.startsWith(r.message.slice(0, -3))).toBe(true);
+    expect(events[0].message.match(/Deployment\//g)).toHaveLength(760);
+    // The next attempt lists the same resources in another order (a Go map), so the text changes.
+    const next = ready(find(model.objectsAt(cluster, at(15 * MIN), runtime), "Kustomization", namespace, name))!;
+    expect(next.message).not.toBe(r.message);
+    expect(model.changedClusters(at(14 * MIN), at(16 * MIN))).toContain(cluster);
+    // Only that spoke has it.
+    for (const other of model.spokes.filter((s) => s.name !== cluster))
+      expect(find(model.objectsAt(other.name, at(0), runtime), "Kustomization", namespace, name)).toBeUndefined();
+  });
+
+  it("gives one spoke many objects with objectsBySpoke, the others keep the fleet's count", () => {
+    const big = createFleetModel({ clusters: 12, objects: 40, seed: 7, epoch: EPOCH, objectsBySpoke: { "staging-use1-002": 1_300 } });
+    const flux = (cluster: string) => big.objectsAt(cluster, big.epoch, runtime).filter((o) => validators[o.kind]).length;
+    expect(flux("staging-use1-002")).toBeGreaterThanOrEqual(1_300);
+    expect(flux("prod-use1-001")).toBeLessThan(60);
   });
 
   it("retries a failing HelmRelease upgrade and stalls after three attempts", () => {

@@ -13,6 +13,7 @@ import {
   type ArgoSpokeSpec,
 } from "./argocd";
 import { fluxReport, hasFluxOperator } from "./flux-report";
+import { tenantsChangeTimes } from "./huge-message";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
 import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, helmAttempt, tickPhase } from "./timeline";
@@ -31,6 +32,8 @@ export interface FleetModelOptions {
   clusters: number;
   /** Flux objects per spoke (minimum 6; 20+ brings in all scenario add-ons) */
   objects: number;
+  /** Flux objects of particular spokes, by name, instead of `objects` (one big cluster in a small fleet). */
+  objectsBySpoke?: Readonly<Record<string, number>>;
   seed: number;
   /**
    * Spokes only Argo CD on the hub knows, beyond the `clusters` (default 0): reached through their Argo CD
@@ -63,6 +66,7 @@ export interface ScenarioFacts {
   failedInstall?: { cluster: string; namespace: string; name: string; chart: string };
   /** A chart pulled from an OCI HelmRepository on one spoke and over HTTPS on the others (from 18 objects per spoke). */
   dualSourceChart?: { chart: string; ociCluster: string; ociUrl: string; httpsUrl: string };
+  hugeMessage?: { cluster: string; namespace: string; name: string };
   labelOnly: string[];
   eksOnly: string[];
   crossplaneOnly: string[];
@@ -101,7 +105,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     if (!spec) return undefined;
     let plan = plans.get(name);
     if (!plan) {
-      plan = planSpoke(spec, objectsPerSpoke, seed, epochFor(t));
+      plan = planSpoke(spec, Math.max(6, Math.floor(options.objectsBySpoke?.[name] ?? objectsPerSpoke)), seed, epochFor(t));
       plans.set(name, plan);
     }
     return plan;
@@ -144,6 +148,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       times.push(TIMELINE.helmUpgradeStart - 5 * SECOND, helmAttempt(TIMELINE.helmMaxAttempts).fail + HOUR + 1);
     }
     if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
+    if (spec.roles.includes("huge-message")) times.push(...tenantsChangeTimes());
     if (spec.roles.includes("scheduled-upgrade")) {
       times.push(
         TIMELINE.controlPlaneUpgradeStart,
@@ -279,5 +284,6 @@ function scenarioFacts(spokes: SpokeSpec[]): Omit<ScenarioFacts, "argocd"> {
     };
   }
   if (at(ROLE_INDEX.expiredToken)) facts.expiredToken = { cluster: at(ROLE_INDEX.expiredToken)! };
+  if (at(ROLE_INDEX.hugeMessage)) facts.hugeMessage = { cluster: at(ROLE_INDEX.hugeMessage)!, namespace: "flux-system", name: "tenants" };
   return facts;
 }

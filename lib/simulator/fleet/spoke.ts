@@ -23,6 +23,7 @@ import {
   type KsHistoryEpisode,
   type ObjectIdentity,
 } from "./flux";
+import { tenantsObjects } from "./huge-message";
 import { goDuration, hex, iso, unit } from "./random";
 import {
   APPS_COMMITS,
@@ -339,6 +340,7 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
     inv(FLUX_NS, "infra-configs", "kustomize.toolkit.fluxcd.io", "Kustomization", "v1"),
     inv(FLUX_NS, "infra-controllers", "kustomize.toolkit.fluxcd.io", "Kustomization", "v1"),
     ...plan.appKustomizations.map((k) => inv(FLUX_NS, k.name, "kustomize.toolkit.fluxcd.io", "Kustomization", "v1")),
+    ...(spec.roles.includes("huge-message") ? [inv(FLUX_NS, "tenants", "kustomize.toolkit.fluxcd.io", "Kustomization", "v1")] : []),
   ];
   out.push(
     kustomization({
@@ -525,6 +527,9 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
     out.push(ks);
     if (depChain) pushDependencyEvent(ks, "infra-configs", abs(brokenSince + 9 * SECOND));
   }
+
+  // --- tenants: a health check on hundreds of resources (huge-message.ts) ------------------------------
+  if (spec.roles.includes("huge-message")) out.push(...tenantsObjects({ id, epoch, t, revision: infraRev }));
 
   // --- tenant-data: a Git source failing authentication ------------------------------------------------
   if (plan.tenantDataFailure) {

@@ -15,8 +15,11 @@ export const TIMELINE = {
   /** wait between a failure and the next attempt */
   helmRetryBackoff: 30 * SECOND,
   helmMaxAttempts: 3,
-  /** bad commit in fleet-apps main: the `checkout-api` image tag does not exist */
-  badCommit: 2 * MINUTE,
+  /**
+   * bad commit in fleet-apps main: the `checkout-api` image tag does not exist. Pushed before t0, so the
+   * first page of the demo already shows one failure across several clusters.
+   */
+  badCommit: -30 * MINUTE,
   /** a second commit on main, still broken (README change) */
   secondBadCommit: 6 * MINUTE,
   /** the fix: image tag reverted */
@@ -34,6 +37,8 @@ export const TIMELINE = {
   nodeGroupUpgradeEnd: 14 * MINUTE,
   /** the expired-token spoke's ClusterAuth last refreshed this long before t0 */
   expiredTokenAge: 25 * MINUTE,
+  /** the huge-message spoke's `tenants` health check first failed this long before t0 (then every 15 min) */
+  tenantsFailingSince: -50 * MINUTE,
   /** the dependency-chain root started failing this long before t0 */
   dependencyRootFailingFor: 47 * MINUTE,
   /** how often connection-secret tokens are re-minted (classic provider / composite) */

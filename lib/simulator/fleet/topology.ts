@@ -30,7 +30,8 @@ export type ScenarioRole =
   | "scheduled-upgrade"
   | "unreachable"
   | "expired-token"
-  | "past-extended-support";
+  | "past-extended-support"
+  | "huge-message";
 
 export interface SpokeSpec {
   index: number;
@@ -61,6 +62,8 @@ export const ACCOUNT_BY_ENV = { prod: "210987654321", staging: "345678901234", d
 /** Special spokes by index: all of them exist from 11 spokes on (12 clusters with the hub). */
 export const ROLE_INDEX = {
   reference: 0,
+  /** a Kustomization whose health check lists hundreds of resources: a 32 KiB condition message */
+  hugeMessage: 1,
   helmUpgradeStall: 2,
   dependencyChain: 3,
   expiredToken: 4,
@@ -112,6 +115,9 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
     case ROLE_INDEX.reference:
       roles.push("reference");
       version = "1.35";
+      break;
+    case ROLE_INDEX.hugeMessage:
+      roles.push("huge-message");
       break;
     case ROLE_INDEX.helmUpgradeStall:
       roles.push("helm-upgrade-stall");

@@ -1,11 +1,15 @@
 // One cluster: reachability and last error, how it is reached, versions, node groups, objects by kind
 // with health, recent transitions and the substitution variables its Kustomizations use. Each section is
-// a component of its own under _sections/.
+// a component of its own under _sections/; the live island re-renders them all when the data changes.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
+import { LiveRefresh } from "@/app/_components/live-refresh.client";
 import { requirePageSession } from "@/lib/auth/guard";
 import { getCluster } from "@/lib/db/queries/clusters";
+import { kindFromSlug } from "@/lib/fleet/kinds";
+import { clusterApiPath } from "@/lib/fleet/urls";
+import { contentVersion } from "@/lib/http/content-version";
 import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { AccessSection } from "./_sections/access-section";
 import { ClusterHeader } from "./_sections/cluster-header";
@@ -17,25 +21,33 @@ import { TransitionsSection } from "./_sections/transitions-section";
 import { VersionsSection } from "./_sections/versions-section";
 
 type Params = Promise<{ cluster: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { cluster } = await params;
   return { title: routeParam(cluster) ?? "Not found" };
 }
 
-export default async function ClusterPage({ params }: { params: Params }) {
+export default async function ClusterPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   await connection();
   await requirePageSession();
   const { cluster } = await readPageParams(params);
+  const query = await searchParams;
+  // Which page of the objects table, and which kind: anything else in the query string shows the first page of all.
+  const view = { kind: kindFromSlug(one(query.kind) ?? ""), page: Math.max(1, Math.floor(Number(one(query.page))) || 1) };
   const c = await getCluster(cluster);
   if (!c) notFound();
   return (
     <>
+      {/* Re-renders every section below when the cluster's JSON route reports another version. */}
+      <LiveRefresh apiPath={clusterApiPath(c.name)} version={contentVersion(c)} />
       <ClusterHeader c={c} />
       <ReachabilitySection c={c} />
       <AccessSection access={c.access} />
       <VersionsSection c={c} />
-      <ObjectsSection c={c} />
+      <ObjectsSection c={c} view={view} />
       <TransitionsSection transitions={c.transitions} />
       <SubstitutionsSection substitutions={c.substitutions} />
       <DeletedSection deleted={c.deletedObjects} />

@@ -2,7 +2,8 @@
 import { authorizeRequest } from "@/lib/auth/guard";
 import { getCluster } from "@/lib/db/queries/clusters";
 import { NotFoundError } from "@/lib/errors";
-import { fromError, json } from "@/lib/http/response";
+import { versionedJson } from "@/lib/http/content-version";
+import { fromError } from "@/lib/http/response";
 import { readRouteParams } from "@/lib/http/route-params";
 
 // Reads the database on every request (and stays testable outside a Next.js request scope).
@@ -15,7 +16,8 @@ export async function GET(request: Request, ctx: { params: Promise<{ cluster: st
     const { cluster } = await readRouteParams(ctx.params);
     const detail = await getCluster(cluster);
     if (!detail) throw new NotFoundError(`no cluster named ${cluster}`);
-    return json(detail);
+    // The ETag lets an open cluster page ask cheaply whether anything it shows has changed.
+    return versionedJson(request, detail);
   } catch (err) {
     return fromError(err);
   }

@@ -1,6 +1,7 @@
 // How the collector reaches the cluster (secrets, EKS), and the Crossplane resources that provision it.
 import { DataTable } from "@/app/_components/data-table";
 import { HealthBadge } from "@/app/_components/health-badge";
+import { MessageText } from "@/app/_components/message-text";
 import { Section } from "@/app/_components/triage-section";
 import type { ClusterDetail } from "@/lib/db/queries/clusters";
 
@@ -67,7 +68,7 @@ function ProvisionerCard({ p }: { p: Provisioner }) {
             .filter((x) => x.message)
             .map((x) => (
               <li key={x.type} className="break-words">
-                {x.type}: {x.message}
+                {x.type}: <MessageText message={x.message} />
               </li>
             ))}
         </ul>

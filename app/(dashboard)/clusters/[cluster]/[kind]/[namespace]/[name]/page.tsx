@@ -1,14 +1,18 @@
 // One Flux object: conditions and message, how long it has been failing, source and commit, last good
 // revision, dependencies with their health, inventory, Helm chart and history, kept Events, a timeline
 // of transitions and webhook events, and audit entries. Answers from history for a deleted object or an
-// unreachable cluster, and says so. Each section is a component of its own under _sections/.
+// unreachable cluster, and says so. Each section is a component of its own under _sections/; the live
+// island re-renders them all together when the data changes.
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { connection } from "next/server";
-import { requirePageSession } from "@/lib/auth/guard";
+import { LiveRefresh } from "@/app/_components/live-refresh.client";
 import { actionsBlockedReason } from "@/lib/actions/types";
+import { requirePageSession } from "@/lib/auth/guard";
 import { getObject } from "@/lib/db/queries/objects";
 import { kindFromSlug } from "@/lib/fleet/kinds";
+import { objectApiPath } from "@/lib/fleet/urls";
+import { contentVersion, OBJECT_VOLATILE_KEYS } from "@/lib/http/content-version";
 import { readPageParams, routeParam } from "@/lib/http/route-params";
 import { DependsSection } from "./_sections/depends-section";
 import { EventsSection } from "./_sections/events-section";
@@ -37,8 +41,12 @@ export default async function ObjectPage({ params }: { params: Params }) {
   if (!kind) notFound();
   const d = await getObject({ cluster: p.cluster, kind, namespace: p.namespace, name: p.name });
   if (!d) notFound();
+  // A long message is shown in full once, under Status; the timeline and Events show excerpts.
+  const secondary = { fullElsewhere: [d.object.readyMessage, d.object.stalledMessage], where: "under Status" };
   return (
     <>
+      {/* Re-renders every section below when the object's JSON route reports another version. */}
+      <LiveRefresh apiPath={objectApiPath(d.ref)} version={contentVersion(d, OBJECT_VOLATILE_KEYS)} />
       <ObjectHeader d={d} />
       {/* Operator actions (reconcile, suspend, resume) and the object's audit trail (auditEntries). */}
       <ObjectActions
@@ -56,8 +64,8 @@ export default async function ObjectPage({ params }: { params: Params }) {
       <HelmSection helm={d.helm} />
       <ReconciliationsSection reconciliations={d.reconciliations} />
       <InventorySection inventory={d.inventory} />
-      <TimelineSection d={d} />
-      <EventsSection events={d.events} />
+      <TimelineSection timeline={d.timeline} secondary={secondary} />
+      <EventsSection events={d.events} secondary={secondary} />
     </>
   );
 }

@@ -4,7 +4,8 @@ import { authorizeRequest } from "@/lib/auth/guard";
 import { getObject } from "@/lib/db/queries/objects";
 import { NotFoundError } from "@/lib/errors";
 import { kindFromSlug } from "@/lib/fleet/kinds";
-import { fromError, json } from "@/lib/http/response";
+import { OBJECT_VOLATILE_KEYS, versionedJson } from "@/lib/http/content-version";
+import { fromError } from "@/lib/http/response";
 import { readRouteParams } from "@/lib/http/route-params";
 
 // Reads the database on every request (and stays testable outside a Next.js request scope).
@@ -36,7 +37,8 @@ export async function GET(request: Request, ctx: { params: Promise<Params> }) {
     const ref = params.parse(await readRouteParams(ctx.params));
     const detail = await getObject(ref);
     if (!detail) throw new NotFoundError(`no ${ref.kind} ${ref.namespace}/${ref.name} in cluster ${ref.cluster}`);
-    return json(detail);
+    // The ETag lets an open object page ask cheaply whether anything it shows has changed.
+    return versionedJson(request, detail, OBJECT_VOLATILE_KEYS);
   } catch (err) {
     return fromError(err);
   }

@@ -1,9 +1,10 @@
-// Breadcrumb, title with the live health, and the banner that says when what follows is not live.
+// Breadcrumb, title with the health and how long it has been failing, and the banner that says when what follows is not live.
 import Link from "next/link";
+import { FailingFor } from "@/app/_components/failing-for.client";
+import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { link } from "@/app/_components/triage-section";
 import type { ObjectDetail } from "@/lib/db/queries/objects";
-import { ObjectStatusLive } from "../object-live.client";
 
 export function ObjectHeader({ d }: { d: ObjectDetail }) {
   return (
@@ -25,7 +26,7 @@ export function ObjectHeader({ d }: { d: ObjectDetail }) {
         <h1 className="break-all text-2xl font-semibold">
           <span className="text-zinc-500">{d.ref.kind}</span> {d.ref.namespace}/{d.ref.name}
         </h1>
-        <ObjectStatusLive initial={d} />
+        <ObjectStatus o={d.object} />
       </div>
       {d.historical ? <HistoricalBanner d={d} historical={d.historical} /> : null}
     </>
@@ -50,5 +51,20 @@ function HistoricalBanner({ d, historical }: { d: ObjectDetail; historical: NonN
         </p>
       )}
     </div>
+  );
+}
+
+function ObjectStatus({ o }: { o: ObjectDetail["object"] }) {
+  return (
+    <span className="flex flex-wrap items-center gap-2" data-testid="object-health">
+      <HealthBadge health={o.health} />
+      {o.health === "unknown" ? <span className="text-sm text-zinc-600 dark:text-zinc-400">last known:</span> : null}
+      {o.health === "unknown" ? <HealthBadge health={o.storedHealth} /> : null}
+      {o.failingForSeconds != null ? (
+        <span className="text-sm font-medium text-health-failing" data-testid="failing-for">
+          <FailingFor since={o.firstFailedAt} seconds={o.failingForSeconds} />
+        </span>
+      ) : null}
+    </span>
   );
 }

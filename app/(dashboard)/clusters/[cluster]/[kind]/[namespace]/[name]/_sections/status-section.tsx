@@ -1,6 +1,7 @@
 // The object's status: the Ready (and Stalled) message, when it started failing, reconcile facts, and
-// every condition the controller wrote.
+// every condition the controller wrote (a condition repeating the long message above shows an excerpt).
 import { ConditionsTable } from "@/app/_components/conditions-table";
+import { MessageText } from "@/app/_components/message-text";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { Facts, Section } from "@/app/_components/triage-section";
 import type { ObjectDetail } from "@/lib/db/queries/objects";
@@ -15,11 +16,12 @@ export function StatusSection({ o }: { o: ObjectDetail["object"] }) {
             {o.readyReason ?? "Ready"}
             {o.stalledReason ? ` · stalled: ${o.stalledReason}` : ""}
           </p>
-          <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs" data-testid="ready-message">
-            {o.readyMessage}
-          </p>
+          {/* The one place a long message is shown in full (collapsed); other sections show an excerpt. */}
+          <div className="mt-1" data-testid="ready-message">
+            <MessageText message={o.readyMessage} />
+          </div>
           {o.stalledMessage && o.stalledMessage !== o.readyMessage ? (
-            <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{o.stalledMessage}</p>
+            <MessageText message={o.stalledMessage} className="mt-1 block" />
           ) : null}
         </div>
       ) : null}
@@ -38,7 +40,11 @@ export function StatusSection({ o }: { o: ObjectDetail["object"] }) {
           ]}
         />
       </div>
-      <ConditionsTable conditions={o.conditions} className="mt-3" />
+      <ConditionsTable
+        conditions={o.conditions}
+        secondary={{ fullElsewhere: [o.readyMessage, o.stalledMessage], where: "above" }}
+        className="mt-3"
+      />
     </Section>
   );
 }

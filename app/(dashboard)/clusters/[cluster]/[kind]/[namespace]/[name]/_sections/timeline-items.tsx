@@ -1,9 +1,10 @@
-// An object's transitions and webhook events as timeline entries (shared by the server section and the
-// live island, so it carries no directive).
+// An object's transitions and webhook events as timeline entries.
 import { TransitionHeading, type TimelineItem } from "@/app/_components/history-timeline";
+import { MessageText, type SecondaryPlace } from "@/app/_components/message-text";
 import type { TimelineEntry } from "@/lib/db/queries/objects";
 
-export function objectTimelineItems(timeline: TimelineEntry[]): TimelineItem[] {
+/** Long messages are excerpts here: the page shows the current one in full under Status. */
+export function objectTimelineItems(timeline: TimelineEntry[], secondary: SecondaryPlace): TimelineItem[] {
   return timeline.map((t, i) => ({
     key: `${t.type}-${t.at}-${i}`,
     at: t.at,
@@ -22,7 +23,7 @@ export function objectTimelineItems(timeline: TimelineEntry[]): TimelineItem[] {
           {t.reportingController ? <span className="text-xs text-zinc-500">{t.reportingController}</span> : null}
         </>
       ),
-    message: t.message,
+    message: t.message ? <MessageText message={t.message} secondary={secondary} /> : null,
     revision: t.revision,
   }));
 }

@@ -1,0 +1,49 @@
+"use client";
+
+// Keeps a server-rendered page current without duplicating it in the browser: polls the page's JSON route
+// with the version the page was rendered from (If-None-Match), and when the data has changed re-renders
+// the whole page on the server (router.refresh), so every section moves together.
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useEffect, useTransition } from "react";
+import { queryKeys } from "@/lib/query-keys";
+
+/** HEAD: only the ETag travels, never the JSON (a 1,300-object cluster's is a megabyte). */
+async function latestVersion(apiPath: string, held: string): Promise<string> {
+  const res = await fetch(apiPath, { method: "HEAD", cache: "no-store", headers: { "if-none-match": held } });
+  if (res.status === 304) return held;
+  if (!res.ok) throw new Error(`${apiPath}: HTTP ${res.status}`);
+  return res.headers.get("etag") ?? held;
+}
+
+export function LiveRefresh({ apiPath, version, intervalMs = 15_000 }: { apiPath: string; version: string; intervalMs?: number }) {
+  const router = useRouter();
+  const [refreshing, startTransition] = useTransition();
+  const {
+    data: latest,
+    dataUpdatedAt,
+    isError,
+  } = useQuery({
+    queryKey: queryKeys.pageVersion(apiPath),
+    queryFn: () => latestVersion(apiPath, version),
+    initialData: version,
+    refetchOnMount: false,
+    refetchInterval: intervalMs,
+  });
+  // Each poll that reports another version than the one rendered asks for a fresh render (again after
+  // the next poll if that render raced with a newer change).
+  useEffect(() => {
+    if (latest !== version) startTransition(() => router.refresh());
+  }, [latest, version, dataUpdatedAt, router]);
+  return (
+    <p
+      role="status"
+      data-testid="live-refresh"
+      data-version={version}
+      data-refreshing={refreshing || undefined}
+      className={isError ? "mt-2 text-sm text-health-failing" : "sr-only"}
+    >
+      {isError ? "Could not check for updates; showing the last data." : ""}
+    </p>
+  );
+}
