@@ -429,17 +429,9 @@ async function main() {
   const { FLEET_PAGE_LIMIT, FAILURE_PAGE_MEMBERS } = await import("../lib/fleet/filters");
   const { closeDatabase } = await import("../lib/db/client");
   const { createCampaign } = await import("../lib/db/writes/campaigns");
+  const { EXAMPLE_CAMPAIGN } = await import("../lib/upgrades/campaign");
   const { loadUpgradeData } = await import("../lib/db/queries/upgrade-data");
-  const campaign = await createCampaign(
-    {
-      name: "All clusters on 1.35 by 2027-03-01",
-      targetVersion: "1.35",
-      deadline: "2027-03-01",
-      waveLabel: "env",
-      waveOrder: ["dev", "staging", "prod"],
-    },
-    "bench",
-  );
+  const campaign = await createCampaign(EXAMPLE_CAMPAIGN, "bench");
   const queryMs = {
     baseline: await timeQuery(() => getFreshness()),
     fleet: await timeQuery(() => getFleet(undefined, new Date(), { limit: FLEET_PAGE_LIMIT })),

@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { closeDatabase } from "../lib/db/client";
 import { ensureDatabase } from "../lib/db/database";
 import { seedCampaignIfNone } from "../lib/db/writes/campaigns";
+import { EXAMPLE_CAMPAIGN } from "../lib/upgrades/campaign";
 import { enforceSafeAuthConfig } from "../lib/auth/startup-guard";
 import { env, resetEnvCache } from "../lib/env";
 import { oneLine } from "../lib/errors";
@@ -135,16 +136,7 @@ async function main() {
 async function seedDemoCampaign(url: string) {
   process.env.DATABASE_URL = url;
   resetEnvCache();
-  const slug = await seedCampaignIfNone(
-    {
-      name: "All clusters on 1.35 by 2027-03-01",
-      targetVersion: "1.35",
-      deadline: "2027-03-01",
-      waveLabel: "env",
-      waveOrder: ["dev", "staging", "prod"],
-    },
-    "demo",
-  );
+  const slug = await seedCampaignIfNone(EXAMPLE_CAMPAIGN, "demo");
   if (slug) console.log(`crows-nest: created the demo campaign /upgrades/campaigns/${slug}`);
   await closeDatabase();
 }

@@ -40,6 +40,15 @@ export const campaignInputSchema = z.object({
 
 export type CampaignInput = z.infer<typeof campaignInputSchema>;
 
+/** The campaign the demo and the page benchmark start with: the simulator's newest version, by a date a few months out. */
+export const EXAMPLE_CAMPAIGN: CampaignInput = {
+  name: "All clusters on 1.35 by 2027-03-01",
+  targetVersion: "1.35",
+  deadline: "2027-03-01",
+  waveLabel: DEFAULT_WAVE_LABEL,
+  waveOrder: [...DEFAULT_WAVE_ORDER],
+};
+
 /** Form fields (a comma-separated wave order) → the campaign input; throws a ZodError with every problem. */
 export function parseCampaignForm(fields: Record<string, unknown>): CampaignInput {
   const order =

@@ -6,31 +6,13 @@ import type { Facets } from "@/lib/db/queries/upgrades";
 import type { DeadlineAnswer, DeadlineGroup, DeadlineRow } from "@/lib/upgrades/deadline";
 import { deadlineQueryString } from "@/lib/upgrades/deadline";
 import { formatUsd } from "@/lib/upgrades/format";
+import { FilterSelect, fieldClass, labelClass } from "@/app/_components/form-fields";
 
-const field =
-  "mt-1 rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100";
-const label = "flex flex-col text-xs font-medium text-zinc-600 dark:text-zinc-400";
 const th = "px-3 py-2 text-left font-medium";
 const td = "px-3 py-1.5 align-top";
 
 /** Rows listed on the page; the CSV and JSON always hold them all. */
 export const DEADLINE_PAGE_ROWS = 100;
-
-function Select({ name, text, value, options }: { name: string; text: string; value: string | undefined; options: string[] }) {
-  return (
-    <label className={label}>
-      {text}
-      <select name={name} defaultValue={value ?? ""} className={field}>
-        <option value="">All</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
 
 function versionCell(r: DeadlineRow) {
   if (r.versionSource === "observed") return <span className="font-mono">{r.version}</span>;
@@ -101,13 +83,13 @@ export function DeadlineSection({
         Which clusters must be upgraded before a date, and what does it cost if they are not?
       </h2>
       <form method="get" action="/upgrades#deadline" aria-label="Upgrade deadline" className="mt-2 flex flex-wrap items-end gap-3">
-        <label className={label}>
+        <label className={labelClass}>
           Before (UTC)
-          <input type="date" name="by" required defaultValue={answer.date} className={field} data-testid="deadline-date" />
+          <input type="date" name="by" required defaultValue={answer.date} className={fieldClass} data-testid="deadline-date" />
         </label>
-        <Select name="env" text="Environment" value={q.env} options={facets.envs} />
-        <Select name="team" text="Team" value={q.team} options={facets.teams} />
-        <Select name="region" text="Region" value={q.region} options={facets.regions} />
+        <FilterSelect name="env" text="Environment" value={q.env} options={facets.envs} />
+        <FilterSelect name="team" text="Team" value={q.team} options={facets.teams} />
+        <FilterSelect name="region" text="Region" value={q.region} options={facets.regions} />
         <button
           type="submit"
           className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"

@@ -56,14 +56,7 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Se
           <h2 id="new-campaign" className="text-lg font-semibold">
             New campaign
           </h2>
-          {error ? (
-            <p role="alert" className="mt-2 text-sm text-red-800 dark:text-red-300">
-              Not saved: {error}
-            </p>
-          ) : null}
-          <div className="mt-2">
-            <CampaignForm action="/api/campaigns" csrfToken={token} submit="Create campaign" />
-          </div>
+          <CampaignForm action="/api/campaigns" csrfToken={token} submit="Create campaign" error={error} />
         </section>
       ) : (
         <p className="mt-6 text-sm text-zinc-600 dark:text-zinc-400">Operators and admins create campaigns.</p>

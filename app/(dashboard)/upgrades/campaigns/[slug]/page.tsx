@@ -194,14 +194,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
           <h2 id="edit" className="text-lg font-semibold">
             Edit
           </h2>
-          {error ? (
-            <p role="alert" className="mt-2 text-sm text-red-800 dark:text-red-300">
-              Not saved: {error}
-            </p>
-          ) : null}
-          <div className="mt-2">
-            <CampaignForm action={`/api/campaigns/${encodeURIComponent(v.slug)}`} csrfToken={token} values={v} submit="Save" />
-          </div>
+          <CampaignForm action={`/api/campaigns/${encodeURIComponent(v.slug)}`} csrfToken={token} values={v} submit="Save" error={error} />
           <form method="post" action={`/api/campaigns/${encodeURIComponent(v.slug)}`} className="mt-3">
             <input type="hidden" name="csrfToken" value={token} />
             <input type="hidden" name="_action" value="archive" />
