@@ -74,11 +74,16 @@ function Cell({ row, cell, id }: { row: MatrixRow; cell: MatrixCell; id: string 
         ) : null}
         <div role="tooltip" id={tip} className="mx-tip">
           {tipText(row, cell)}
-          {links.map((l) => (
-            <a key={l.href + l.text} href={l.href}>
-              {l.text}
-            </a>
-          ))}
+          {/* One object: the summary already links to it, so its name is enough here (a page holds ~750 cells). */}
+          {links.length === 1 ? (
+            <span className="block">{links[0].text}</span>
+          ) : (
+            links.map((l) => (
+              <a key={l.href + l.text} href={l.href}>
+                {l.text}
+              </a>
+            ))
+          )}
         </div>
       </div>
     </td>

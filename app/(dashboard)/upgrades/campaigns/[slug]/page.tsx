@@ -17,6 +17,8 @@ type Params = Promise<{ slug: string }>;
 
 /** Clusters listed per wave before "show all" (the counts always cover every one). */
 const WAVE_PAGE_ROWS = 40;
+/** Blockers named per cluster; the rest are one link away, on the cluster's upgrade page. */
+const BLOCKERS_SHOWN = 3;
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
@@ -56,9 +58,16 @@ function ClusterRow({ c }: { c: CampaignCluster }) {
       {c.minorsToGo ? <span className="text-xs text-zinc-500"> · {c.minorsToGo} minor(s) to go</span> : null}
       {c.blockers.length ? (
         <ul className="mt-0.5 list-disc pl-6 text-xs text-red-900 dark:text-red-200">
-          {c.blockers.map((b, i) => (
+          {c.blockers.slice(0, BLOCKERS_SHOWN).map((b, i) => (
             <li key={i}>{b.title}</li>
           ))}
+          {c.blockers.length > BLOCKERS_SHOWN ? (
+            <li>
+              <Link href={`/upgrades/${encodeURIComponent(c.name)}`} className="underline">
+                {c.blockers.length - BLOCKERS_SHOWN} more on its upgrade page
+              </Link>
+            </li>
+          ) : null}
         </ul>
       ) : null}
     </li>
