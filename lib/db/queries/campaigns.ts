@@ -128,7 +128,8 @@ export async function getCampaignView(slug: string, now?: Date): Promise<Campaig
   const c = r.campaign;
   const start = new Date(c.createdAt.getTime() - BURN_DOWN_LEAD_DAYS * DAY_MS);
   const firstSeen = Math.min(...data.history.clusters.map((h) => h.firstSeenAt.getTime()));
-  const points = derived(data, `burn-down:${c.id}`, `${Math.floor(at.getTime() / 60_000)}@${c.updatedAt.getTime()}`, () =>
+  // Only a change of the history (a new copy of the data) or of the day moves it, not the minute.
+  const points = derived(data, `burn-down:${c.id}`, `${Math.floor(at.getTime() / DAY_MS)}@${c.updatedAt.getTime()}`, () =>
     burnDown(data.history.clusters, c, new Date(Math.max(start.getTime(), Number.isFinite(firstSeen) ? firstSeen : start.getTime())), at),
   );
   return {

@@ -12,7 +12,8 @@ import { getCampaignView, listCampaigns } from "./campaigns";
 import { getFleet } from "./fleet";
 import { makeCluster, makeObject } from "./test-factories";
 import { getUpgradeTrends } from "./upgrades-trends";
-import { getClusterReadiness, getDeadlineAnswer, getUpgradesOverview } from "./upgrades";
+import { loadUpgradeData } from "./upgrade-data";
+import { getClusterReadiness, getDeadlineAnswer, getUpgradesOverview, upgradeFacts } from "./upgrades";
 
 const db = useTestDatabase();
 const now = new Date("2026-11-23T12:00:00Z");
@@ -172,6 +173,26 @@ describe("unknown is never zero", () => {
       ["HelmRelease", "removed"],
       ["HelmRelease", "upcoming"],
     ]);
+  });
+});
+
+describe("facts kept for the day", () => {
+  it("on one copy of the data, the age of a last known version moves by the minute, days left and status with the day", async () => {
+    const data = await loadUpgradeData(now); // the web keeps one copy between changes and asks it at any moment
+    const at = (name: string, iso: string) => upgradeFacts(data, new Date(iso)).find((f) => f.view.name === name)!.view;
+    expect(at("dark", "2026-11-23T12:00:00Z").versionLabel).toBe("1.33 (last known, 3 h ago)");
+    expect(at("dark", "2026-11-23T15:00:00Z").versionLabel).toBe("1.33 (last known, 6 h ago)");
+    const before = at("mid", "2026-11-23T12:00:00Z");
+    expect(at("mid", "2026-11-25T08:00:00Z").daysToEndOfStandardSupport).toBe(before.daysToEndOfStandardSupport! - 2);
+    // Across the end of standard support the same copy answers with the new status at once.
+    const end = new Date(before.endOfStandardSupport!).getTime();
+    const status = (t: number) => at("mid", new Date(t).toISOString()).versionStatus;
+    expect([status(end - 60_000), status(end + 60_000), status(end - 60_000)]).toEqual([
+      "STANDARD_SUPPORT",
+      "EXTENDED_SUPPORT",
+      "STANDARD_SUPPORT",
+    ]);
+    expect(at("dark", "2026-11-23T12:00:00Z").versionLabel).toBe("1.33 (last known, 3 h ago)");
   });
 });
 

@@ -121,8 +121,8 @@ function insightOf(i: UpgradeInsightRow) {
   };
 }
 
-function clusterFacts(data: UpgradeData, c: UpgradeCluster, now: Date): Facts {
-  const knowledge = versionKnowledge(
+const knowledgeAt = (c: UpgradeCluster, now: Date) =>
+  versionKnowledge(
     {
       reachability: c.reachability,
       version: c.version,
@@ -135,6 +135,9 @@ function clusterFacts(data: UpgradeData, c: UpgradeCluster, now: Date): Facts {
     },
     now,
   );
+
+function clusterFacts(data: UpgradeData, c: UpgradeCluster, now: Date): Facts {
+  const knowledge = knowledgeAt(c, now);
   // Rules run on what we know (a last known version is still the best guess); sums take only observed ones.
   const version = knowledge.source === "desired" ? null : knowledge.version;
   const support = supportInfo(version, version ? data.versionInfo.get(version) : null, now);
@@ -246,10 +249,49 @@ function clusterFacts(data: UpgradeData, c: UpgradeCluster, now: Date): Facts {
 }
 
 const minuteOf = (now: Date) => Math.floor(now.getTime() / 60_000);
+const DAY_MS = 86_400_000;
 
-/** Every active cluster's upgrade facts at `now` (in the order of data.clusters), computed once per minute and copy. */
+interface DayFacts {
+  facts: Facts[];
+  /** The facts hold from the last UTC midnight or support date of a version in use before they were computed... */
+  validFrom: number;
+  /** ...to the next one. */
+  validUntil: number;
+}
+
+/**
+ * The facts that move only with whole UTC days and support dates (status, days left, cost, readiness):
+ * computed once per copy of the data and day, not once a minute (a 1,000-cluster fleet takes most of a
+ * second to evaluate).
+ */
+function dayFacts(data: UpgradeData, now: Date): DayFacts {
+  const kept = data.memo.get("facts-day") as DayFacts | undefined;
+  const t = now.getTime();
+  if (kept && kept.validFrom <= t && t < kept.validUntil) return kept;
+  const facts = data.clusters.map((c) => clusterFacts(data, c, now));
+  let validFrom = Math.floor(t / DAY_MS) * DAY_MS;
+  let validUntil = validFrom + DAY_MS;
+  for (const { view } of facts)
+    for (const date of [view.endOfStandardSupport, view.endOfExtendedSupport]) {
+      const at = date ? Date.parse(date) : NaN;
+      if (at > t && at < validUntil) validUntil = at;
+      if (at <= t && at > validFrom) validFrom = at;
+    }
+  const value = { facts, validFrom, validUntil };
+  data.memo.set("facts-day", value);
+  return value;
+}
+
+/** Every active cluster's upgrade facts at `now` (in the order of data.clusters): the day's, with the age of what we know by the minute. */
 export function upgradeFacts(data: UpgradeData, now: Date): Facts[] {
-  return derived(data, "facts", minuteOf(now), () => data.clusters.map((c) => clusterFacts(data, c, now)));
+  const day = dayFacts(data, now);
+  return derived(data, "facts", `${minuteOf(now)}@${day.validUntil}`, () =>
+    day.facts.map((f, i) => {
+      if (f.view.knowledge.source !== "last-known") return f;
+      const knowledge = knowledgeAt(data.clusters[i], now);
+      return { ...f, view: { ...f.view, knowledge, versionLabel: describeKnowledge(knowledge) } };
+    }),
+  );
 }
 
 function overviewOf(data: UpgradeData, now: Date): UpgradesOverview {
