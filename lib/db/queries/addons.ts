@@ -5,7 +5,7 @@ import { addonFigures, clusterFigures, newestAvailable, type AddonFigures, type 
 import { matrixInputAt } from "../../upgrades/fleet-history";
 import { STANDINGS, type Standing } from "../../upgrades/standing";
 import { clusterPath } from "../../fleet/urls";
-import { derived, getUpgradeData, type UpgradeData } from "./upgrade-data";
+import { derived, getUpgradeData, nowStamp, type UpgradeData } from "./upgrade-data";
 
 export const GROUP_BY = ["none", "env", "team", "region"] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
@@ -77,7 +77,8 @@ export async function getAddonMatrix(options: { at?: Date; now?: Date } = {}): P
   const data = await getUpgradeData();
   const now = options.now ?? new Date();
   const at = options.at && options.at.getTime() < now.getTime() ? options.at : undefined;
-  if (!at) return derived(data, "matrix", Math.floor(now.getTime() / 60_000), () => matrixAt(data, now.getTime(), now));
+  if (!at)
+    return { ...derived(data, "matrix", nowStamp(data, now), () => matrixAt(data, now.getTime(), now)), generatedAt: now.toISOString() };
   return derived(data, `matrix-at@${at.toISOString()}`, 0, () => matrixAt(data, at.getTime(), now));
 }
 

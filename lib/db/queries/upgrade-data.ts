@@ -127,6 +127,17 @@ export function derived<T>(data: UpgradeData, key: string, stamp: string | numbe
   return value;
 }
 
+/**
+ * The stamp for a view of the fleet "now": at any moment after this copy was read, the history it holds
+ * answers the same (nothing in it is newer than the read), so only the day moves it (support dates,
+ * calendar releases). A moment before the read (a test asking about an earlier instant) goes by the minute.
+ */
+export function nowStamp(data: UpgradeData, now: Date): string {
+  return now.getTime() >= data.loadedAt.getTime()
+    ? `day:${Math.floor(now.getTime() / 86_400_000)}`
+    : `minute:${Math.floor(now.getTime() / 60_000)}`;
+}
+
 const REMOVED_VERSIONS = [...new Set(REMOVED_APIS.map((a) => a.version))];
 
 function labelsOf(value: unknown): Record<string, string> {

@@ -12,7 +12,7 @@ import { getCampaignView, listCampaigns } from "./campaigns";
 import { getFleet } from "./fleet";
 import { makeCluster, makeObject } from "./test-factories";
 import { getUpgradeTrends } from "./upgrades-trends";
-import { loadUpgradeData } from "./upgrade-data";
+import { loadUpgradeData, nowStamp } from "./upgrade-data";
 import { getClusterReadiness, getDeadlineAnswer, getUpgradesOverview, upgradeFacts } from "./upgrades";
 
 const db = useTestDatabase();
@@ -193,6 +193,14 @@ describe("facts kept for the day", () => {
       "STANDARD_SUPPORT",
     ]);
     expect(at("dark", "2026-11-23T12:00:00Z").versionLabel).toBe("1.33 (last known, 3 h ago)");
+  });
+
+  it("views of now are kept per copy and day once the copy is read; an earlier moment goes by the minute", async () => {
+    const data = await loadUpgradeData(now);
+    const stamp = (iso: string) => nowStamp(data, new Date(iso));
+    expect(stamp("2026-11-23T12:00:00Z")).toBe(stamp("2026-11-23T23:59:00Z"));
+    expect(stamp("2026-11-24T00:00:00Z")).not.toBe(stamp("2026-11-23T23:59:00Z"));
+    expect(stamp("2026-11-23T11:58:00Z")).not.toBe(stamp("2026-11-23T11:59:00Z"));
   });
 });
 

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { baselineDay, trendPointAt, trendSeries, type TrendPoint } from "../../upgrades/trends";
 import { cachingEnabled } from "../change-cache";
-import { derived, getUpgradeData, type UpgradeData } from "./upgrade-data";
+import { derived, getUpgradeData, nowStamp, type UpgradeData } from "./upgrade-data";
 
 export interface UpgradeTrends {
   generatedAt: string;
@@ -50,7 +50,7 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
   const from = new Date(today - (days - 1) * DAY_MS);
   const inputs = { upstream: data.upstream, versionInfo: data.versionInfo, now };
   // Past days: swept once per day and range while what they are measured against stays the same; today's
-  // point, counted directly like the pages that show now, once a minute per copy of the data.
+  // point, counted directly like the pages that show now, once per copy of the data and day.
   // Only for the server's cached copies: scripts and tests read afresh and compute their own.
   const stamp = cachingEnabled() ? `${today}:${referenceKey(data)}` : null;
   let past = stamp ? pastSeries.get(days) : undefined;
@@ -59,7 +59,7 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
     if (stamp) pastSeries.set(days, past);
   }
   const pastPoints = past.points;
-  return derived(data, `trends-now@${days}`, Math.floor(now.getTime() / 60_000), () => {
+  const view = derived(data, `trends-now@${days}`, nowStamp(data, now), () => {
     const baseline = baselineDay(data.history, from);
     const points = baseline ? [...pastPoints, trendPointAt(data.history, inputs, now.getTime())] : [];
     const seen = new Set(points.flatMap((p) => Object.keys(p.byVersion)));
@@ -73,4 +73,5 @@ export async function getUpgradeTrends(options: { days?: number; now?: Date } = 
       baseline: baseline ? baseline.toISOString().slice(0, 10) : null,
     };
   });
+  return { ...view, generatedAt: now.toISOString() };
 }
