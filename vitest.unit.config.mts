@@ -25,8 +25,8 @@ export default defineConfig({
   test: {
     ...full.test,
     include: UNIT_TESTS,
-    // oidc.test.ts runs a real OIDC provider over HTTP.
-    exclude: [...configDefaults.exclude, "lib/auth/oidc.test.ts"],
+    // oidc.test.ts runs a real OIDC provider over HTTP; keys.test.ts keeps the CSRF key in PostgreSQL.
+    exclude: [...configDefaults.exclude, "lib/auth/oidc.test.ts", "lib/auth/keys.test.ts"],
     globalSetup: [],
     pool: "threads",
     // One module graph per worker instead of one per file: half the wall time. `npm test` still isolates.

@@ -11,6 +11,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { promisify } from "node:util";
 import pg from "pg";
+import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
 
 const run = promisify(execFile);
 
@@ -57,39 +58,11 @@ function parseEnvFile(file: string): Record<string, string> {
 }
 
 async function startSimulatorProcess(): Promise<{ kubeconfig: string; awsEnv?: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "lib/simulator/main.ts",
-      "--out",
-      simDir,
-      "--clusters",
-      String(clusters),
-      "--objects",
-      String(objects),
-      "--speed",
-      "0",
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const { child, readyLine } = await startBenchSimulator({ outDir: simDir, clusters, objects });
   children.push(child);
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const line = out.split("\n").find((l) => l.startsWith("simulator ready"));
-      if (line) {
-        const kubeconfig = /kubeconfig (\S+?),? /.exec(line + " ")?.[1] ?? path.join(simDir, "hub.kubeconfig");
-        const awsEnv = /aws env (\S+?)[ ,(]/.exec(line + " ")?.[1];
-        resolve({ kubeconfig, awsEnv });
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`simulator exited (${code}): ${stderr.split("\n").slice(-5).join(" ")}`)));
-  });
+  const kubeconfig = /kubeconfig (\S+?),? /.exec(readyLine + " ")?.[1] ?? path.join(simDir, "hub.kubeconfig");
+  const awsEnv = /aws env (\S+?)[ ,(]/.exec(readyLine + " ")?.[1];
+  return { kubeconfig, awsEnv };
 }
 
 /** Orchestrator: simulator, then the collector in a worker process, then the kubectl baseline. */
@@ -183,16 +156,6 @@ async function main() {
   rmSync(work, { recursive: true, force: true });
   console.log(JSON.stringify(figures));
   process.exit(0);
-}
-
-/** user+system CPU seconds of a process so far (Linux /proc). */
-function processCpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
 }
 
 /** Worker: the collector, in-process, on a throw-away embedded PostgreSQL; prints its figures as JSON. */

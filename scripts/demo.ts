@@ -11,6 +11,7 @@ import { enforceSafeAuthConfig } from "../lib/auth/startup-guard";
 import { env, resetEnvCache } from "../lib/env";
 import { oneLine } from "../lib/errors";
 import { startSimulator } from "../lib/simulator";
+import type { SimFleet } from "../lib/simulator/fleet/index";
 import { nextBin, onShutdown, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
 import { browserAddresses, DEMO_DIST_DIR, ensureProductionBuild, type BuildResult } from "./lib/web-build";
 
@@ -110,9 +111,12 @@ async function main() {
     : built?.reused
       ? "production build reused"
       : `production build made in ${built?.seconds} s, reused from now on`;
+  // The fleet page also lists the cluster Crossplane fails to create: it has no API server to simulate.
+  const { provisioning } = (sim.model as SimFleet).facts;
   console.log(
     `Crow's Nest demo ready at ${first}${others.length ? ` (also ${others.join(", ")})` : ""} ` +
-      `(${sim.clusters.length} simulated clusters, speed ×${args.speed}, ${how}, ${seconds} s; Ctrl-C stops)`,
+      `(${sim.clusters.length} simulated clusters, ${Object.keys(provisioning.availableAt).length} of them created by Crossplane during the run, and ${provisioning.failing}, which ` +
+      `Crossplane fails to create; speed ×${args.speed}, ${how}, ${seconds} s; Ctrl-C stops)`,
   );
   const code = await Promise.race(children.map((c) => c.exited.then((code) => ({ name: c.name, code }))));
   if (stopping) return; // Ctrl-C: the children were asked to stop

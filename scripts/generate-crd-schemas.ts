@@ -1,8 +1,16 @@
-// Regenerates lib/simulator/kube/crd-schemas/argocd.json from the Argo CD CRD manifests, so the simulator can
-// check what it serves (and what clients write) against the real schemas without the CRD files at hand.
+// Regenerates a file of lib/simulator/kube/crd-schemas/ (argocd.json, crossplane.json) from CRD manifests, so
+// the simulator can check what it serves (and what clients write) against the real schemas without the CRD
+// files at hand. Each CRD contributes its storage version.
 //
 //   npx tsx scripts/generate-crd-schemas.ts --source "argoproj/argo-cd v3.5.1 (109ca7ca) manifests/crds" \
 //     path/to/application-crd.yaml path/to/applicationset-crd.yaml path/to/appproject-crd.yaml
+//   npx tsx scripts/generate-crd-schemas.ts --out crossplane.json \
+//     --source "crossplane-contrib/provider-aws v0.58.0 (405d4d48) and provider-upjet-aws v2.6.0 (857b535d), package/crds" \
+//     eks.aws.crossplane.io_clusters.yaml eks.aws.crossplane.io_nodegroups.yaml eks.aws.upbound.io_clusters.yaml \
+//     eks.aws.upbound.io_clusterauths.yaml eks.aws.upbound.io_nodegroups.yaml
+//
+// Kinds are keyed by kind, or by kind.group when two CRDs share a kind (provider-aws and Upbound both have a
+// Cluster and a NodeGroup); such entries name their kind.
 //
 // Descriptions are dropped (prose is not needed to validate), and subtrees that occur more than once (the
 // ApplicationSource in a dozen places, the Application template in every ApplicationSet generator) are kept
@@ -13,7 +21,7 @@ import { parseArgs } from "node:util";
 import { parse } from "yaml";
 
 type Schema = Record<string, unknown>;
-const OUT = join(import.meta.dirname, "..", "lib", "simulator", "kube", "crd-schemas", "argocd.json");
+const OUT_DIR = join(import.meta.dirname, "..", "lib", "simulator", "kube", "crd-schemas");
 const MIN_SHARED = 200;
 
 function strip(node: unknown): unknown {
@@ -41,28 +49,40 @@ function mapChildren(node: Schema, fn: (child: Schema) => unknown): Schema {
 }
 
 function main() {
-  const { values, positionals } = parseArgs({ options: { source: { type: "string" } }, allowPositionals: true });
-  if (!values.source || positionals.length === 0) {
-    console.error("usage: tsx scripts/generate-crd-schemas.ts --source <where the CRDs come from> <crd.yaml>...");
+  const { values, positionals } = parseArgs({
+    options: { source: { type: "string" }, out: { type: "string", default: "argocd.json" } },
+    allowPositionals: true,
+  });
+  if (!values.source || positionals.length === 0 || !/^[a-z0-9-]+\.json$/.test(values.out)) {
+    console.error("usage: tsx scripts/generate-crd-schemas.ts [--out <name>.json] --source <where the CRDs come from> <crd.yaml>...");
     process.exit(2);
   }
-  const roots: Record<string, { group: string; version: string; plural: string; statusSubresource: boolean; schema: Schema }> = {};
-  for (const file of positionals) {
-    const crd = parse(readFileSync(file, "utf8")) as {
-      spec: {
-        group: string;
-        names: { kind: string; plural: string };
-        versions: Array<{
-          name: string;
-          served: boolean;
-          storage: boolean;
-          subresources?: { status?: unknown };
-          schema: { openAPIV3Schema: unknown };
-        }>;
-      };
+  const OUT = join(OUT_DIR, values.out);
+  const roots: Record<
+    string,
+    { kind?: string; group: string; version: string; plural: string; statusSubresource: boolean; schema: Schema }
+  > = {};
+  type Crd = {
+    spec: {
+      group: string;
+      names: { kind: string; plural: string };
+      versions: Array<{
+        name: string;
+        served: boolean;
+        storage: boolean;
+        subresources?: { status?: unknown };
+        schema: { openAPIV3Schema: unknown };
+      }>;
     };
+  };
+  const crds = positionals.map((file) => parse(readFileSync(file, "utf8")) as Crd);
+  const kindsSeen = new Map<string, number>();
+  for (const crd of crds) kindsSeen.set(crd.spec.names.kind, (kindsSeen.get(crd.spec.names.kind) ?? 0) + 1);
+  for (const crd of crds) {
     const version = crd.spec.versions.find((v) => v.storage) ?? crd.spec.versions[0];
-    roots[crd.spec.names.kind] = {
+    const shared = (kindsSeen.get(crd.spec.names.kind) ?? 0) > 1;
+    roots[shared ? `${crd.spec.names.kind}.${crd.spec.group}` : crd.spec.names.kind] = {
+      ...(shared ? { kind: crd.spec.names.kind } : {}),
       group: crd.spec.group,
       version: version.name,
       plural: crd.spec.names.plural,

@@ -1,7 +1,18 @@
 // A health as a badge: colour plus a word and a shape, so it reads without colour too (classes in globals.css).
 import type { Health } from "@/lib/fleet/status";
 
-type BadgeHealth = Health | "missing" | "reachable" | "unreachable" | "pending" | "gone" | "healthy";
+type BadgeHealth =
+  | Health
+  | "missing"
+  | "reachable"
+  | "unreachable"
+  | "pending"
+  | "gone"
+  | "healthy"
+  | "provisioning"
+  | "create-failed"
+  | "crossplane"
+  | "not-ready";
 
 const STYLE: Record<BadgeHealth, { cls: string; icon: string; label: string }> = {
   ready: {
@@ -44,6 +55,16 @@ const STYLE: Record<BadgeHealth, { cls: string; icon: string; label: string }> =
     icon: "❚❚",
     label: "suspended",
   },
+  new: {
+    cls: "border-sky-300 bg-sky-50 text-sky-800 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-300",
+    icon: "✦",
+    label: "new · not reconciled yet",
+  },
+  unclaimed: {
+    cls: "border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-300",
+    icon: "⊘",
+    label: "not picked up",
+  },
   unknown: {
     cls: "badge-zinc",
     icon: "?",
@@ -53,6 +74,26 @@ const STYLE: Record<BadgeHealth, { cls: string; icon: string; label: string }> =
     cls: "badge-red",
     icon: "⚠",
     label: "unreachable",
+  },
+  provisioning: {
+    cls: "border-blue-300 bg-blue-50 text-blue-800 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-300",
+    icon: "◔",
+    label: "provisioning",
+  },
+  "create-failed": {
+    cls: "border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-300",
+    icon: "✕",
+    label: "failed to create",
+  },
+  crossplane: {
+    cls: "border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-300",
+    icon: "✕",
+    label: "Crossplane error",
+  },
+  "not-ready": {
+    cls: "border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-300",
+    icon: "⚠",
+    label: "NotReady",
   },
   pending: {
     cls: "badge-zinc",

@@ -45,27 +45,34 @@ export function HistoryTimeline({
   );
 }
 
+const CHANGE_LABELS: Record<string, string> = { "first-seen": "first seen", created: "created", deleted: "deleted" };
+
 /** "ready → failing HealthCheckFailed": the health before (when it differs), after, and the reason. */
 export function TransitionHeading({
   change,
   previousHealth,
   health,
   reason,
+  note,
 }: {
   change?: string;
   previousHealth: string | null;
   health: string;
   reason: string | null;
+  /** What changed when the health did not (drift found or gone, a new revision). */
+  note?: ReactNode;
 }) {
+  const label = change ? CHANGE_LABELS[change] : undefined;
   return (
     <>
-      {change ? <span className="text-xs uppercase text-zinc-500">{change}</span> : null}
+      {label ? <span className="text-xs uppercase text-zinc-500">{label}</span> : null}
       {previousHealth && previousHealth !== health ? (
         <>
           <HealthBadge health={previousHealth} /> <span aria-label="to">→</span>
         </>
       ) : null}
       <HealthBadge health={health} />
+      {note}
       {reason ? <span className="font-medium">{reason}</span> : null}
     </>
   );

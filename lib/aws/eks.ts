@@ -47,6 +47,8 @@ export interface EksNodeGroupInfo {
   amiType: string | null;
   instanceTypes: string[];
   desiredSize: number | null;
+  minSize: number | null;
+  maxSize: number | null;
   health: Array<{ code: string | null; message: string | null }>;
 }
 
@@ -186,6 +188,8 @@ export class EksApi {
           amiType: n.amiType ?? null,
           instanceTypes: n.instanceTypes ?? [],
           desiredSize: n.scalingConfig?.desiredSize ?? null,
+          minSize: n.scalingConfig?.minSize ?? null,
+          maxSize: n.scalingConfig?.maxSize ?? null,
           health: issues(n.health),
         };
       }),

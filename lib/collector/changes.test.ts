@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { objectKey, toFluxObject } from "../kube/flux";
+import { createFleetModel } from "../simulator/fleet/index";
 import type { FluxObjectRecord } from "../kube/types";
 import type { KnownObject } from "../db/types";
 import { applyPlan, changedFields, healthCounts, planObjectWrites } from "./changes";
@@ -14,13 +15,14 @@ function makeKustomization(
     revision?: string;
     suspend?: boolean;
     lastReconciled?: string;
+    created?: string;
   } = {},
 ): FluxObjectRecord {
   const revision = opts.revision ?? "main@sha1:aaaa";
   return toFluxObject("Kustomization", {
     apiVersion: "kustomize.toolkit.fluxcd.io/v1",
     kind: "Kustomization",
-    metadata: { name: opts.name ?? "apps", namespace: "flux-system", generation: 1, uid: "u-1" },
+    metadata: { name: opts.name ?? "apps", namespace: "flux-system", generation: 1, uid: "u-1", creationTimestamp: opts.created },
     spec: { interval: "10m", sourceRef: { kind: "GitRepository", name: "flux-system" }, suspend: opts.suspend },
     status: {
       observedGeneration: 1,
@@ -54,11 +56,107 @@ function remember(records: FluxObjectRecord[], at = T0): Map<string, KnownObject
 }
 
 describe("planObjectWrites", () => {
-  it("creates new objects with a 'created' transition", () => {
-    const plan = planObjectWrites(new Map(), [makeKustomization()], ALL, T0);
-    expect(plan.upserts).toHaveLength(1);
-    expect(plan.transitions).toMatchObject([{ change: "created", at: T0, previousHealth: null }]);
+  it("records what the first poll of a cluster finds as first seen, once, not as created or as transitions", () => {
+    const objects = [makeKustomization({ name: "a", created: "2025-01-01T00:00:00Z" }), makeKustomization({ name: "b" })];
+    const plan = planObjectWrites(new Map(), objects, ALL, T0);
+    expect(plan.upserts).toHaveLength(2);
+    expect(plan.transitions).toMatchObject([
+      { change: "first-seen", fields: ["first-seen"], at: T0, previousHealth: null },
+      { change: "first-seen", fields: ["first-seen"], at: T0, previousHealth: null },
+    ]);
     expect(plan.upserts[0]).toMatchObject({ lastReadyAt: T0, lastGoodRevision: "main@sha1:aaaa", firstFailedAt: null });
+    // The next poll finds the same objects: nothing at all to write.
+    const known = remember(objects);
+    expect(planObjectWrites(known, objects, ALL, T1)).toEqual({ upserts: [], transitions: [], deletions: [] });
+  });
+
+  it("records an object that appears after the first poll as created, at its creation time", () => {
+    const known = remember([makeKustomization({ name: "a" })]);
+    const plan = planObjectWrites(
+      known,
+      [makeKustomization({ name: "a" }), makeKustomization({ name: "b", created: "2026-11-21T12:00:30Z" })],
+      ALL,
+      T1,
+    );
+    expect(plan.transitions).toMatchObject([{ change: "created", at: "2026-11-21T12:00:30.000Z" }]);
+    // A creation time after the poll (clock skew) is not believed.
+    const skewed = planObjectWrites(known, [makeKustomization({ name: "c", created: "2026-11-22T00:00:00Z" })], ALL, T1);
+    expect(skewed.transitions.find((t) => t.change === "created")).toMatchObject({ at: T1 });
+    // An empty cluster that was polled before is not a first poll either.
+    expect(planObjectWrites(new Map(), [makeKustomization()], ALL, T1, false).transitions).toMatchObject([{ change: "created" }]);
+  });
+
+  it("writes no history for a retry whose message differs only in a temporary directory or a duration", () => {
+    const failing = (tmp: number, took: string) =>
+      makeKustomization({
+        ready: "False",
+        reason: "BuildFailed",
+        message: `kustomize build failed: accumulating resources from './cert-manager': open /tmp/kustomization-${tmp}/infra: no such file or directory (after ${took})`,
+        ltt: "2026-11-21T11:30:00Z",
+      });
+    const known = remember([failing(1464362706, "310ms")]);
+    const plan = planObjectWrites(known, [failing(3904117730, "402ms")], ALL, T1);
+    expect(plan.upserts).toHaveLength(1); // the current message is kept as the cluster says it
+    expect(plan.upserts[0].record.readyMessage).toContain("3904117730");
+    expect(plan.transitions).toEqual([]);
+  });
+
+  it("writes no history for a retry of the tenants health check: its 32 KiB resource list in another order, trimmed", () => {
+    const model = createFleetModel({ clusters: 12, objects: 30, seed: 7, epoch: Date.UTC(2026, 10, 21, 20, 0, 0) });
+    const { cluster, namespace, name } = model.facts.hugeMessage!;
+    const runtime = { endpointOf: () => "https://127.0.0.1:1", caDataOf: () => "", stsEndpoint: "https://127.0.0.1:2" };
+    const tenantsAt = (t: number) => {
+      const served = model.objectsAt(cluster, model.epoch + t, runtime).find((o) => o.kind === "Kustomization" && o.metadata.name === name);
+      expect(served?.metadata.namespace).toBe(namespace);
+      return toFluxObject("Kustomization", served!);
+    };
+    // Attempts fail every 15 minutes: the next one lists the same Deployments in another order.
+    const before = tenantsAt(0);
+    const after = tenantsAt(15 * 60_000);
+    expect(after.readyMessage).not.toBe(before.readyMessage);
+    const plan = planObjectWrites(remember([before]), [after], ALL, T1);
+    expect(plan.upserts).toHaveLength(1);
+    expect(plan.transitions).toEqual([]);
+  });
+
+  it("writes no 'ready → ready' entry when a healthy object only rewords its message", () => {
+    const known = remember([makeKustomization({ message: "Applied revision: main@sha1:aaaa" })]);
+    const plan = planObjectWrites(
+      known,
+      [makeKustomization({ message: "Applied revision main@sha1:aaaa (all resources in sync)" })],
+      ALL,
+      T1,
+    );
+    expect(plan.upserts).toHaveLength(1);
+    expect(plan.transitions).toEqual([]);
+  });
+
+  it("records drift found and gone on a ready HelmRelease without a health change", () => {
+    const hr = (drifted: "True" | "False") =>
+      toFluxObject("HelmRelease", {
+        apiVersion: "helm.toolkit.fluxcd.io/v2",
+        kind: "HelmRelease",
+        metadata: { name: "ingress-nginx", namespace: "ingress-nginx", generation: 2 },
+        spec: { interval: "30m", driftDetection: { mode: "warn" } },
+        status: {
+          observedGeneration: 2,
+          conditions: [
+            {
+              type: "Ready",
+              status: "True",
+              reason: "UpgradeSucceeded",
+              message: "Helm upgrade succeeded",
+              lastTransitionTime: "2026-11-20T10:00:00Z",
+            },
+            { type: "Drifted", status: drifted, reason: drifted === "True" ? "DriftDetected" : "NoDriftDetected", message: "m" },
+          ],
+        },
+      });
+    const known = remember([hr("False")]);
+    const plan = planObjectWrites(known, [hr("True")], ALL, T1);
+    expect(plan.transitions).toMatchObject([
+      { change: "changed", fields: ["drift"], previousHealth: "ready", cared: { health: "ready", healthDetail: "drifted" } },
+    ]);
   });
 
   it("writes nothing when nothing changed", () => {
@@ -123,8 +221,8 @@ describe("planObjectWrites", () => {
   it("records suspend and revision changes", () => {
     const known = remember([makeKustomization()]);
     expect(planObjectWrites(known, [makeKustomization({ suspend: true })], ALL, T1).transitions[0].fields).toEqual(["health", "suspend"]);
+    // "Applied revision: <new>" is the same message once revisions are normalised: the revision is the change.
     expect(planObjectWrites(known, [makeKustomization({ revision: "main@sha1:bbbb" })], ALL, T1).transitions[0].fields).toEqual([
-      "message",
       "revision",
     ]);
   });
@@ -144,6 +242,7 @@ describe("healthCounts", () => {
     hash: "h",
     cared: {
       health,
+      healthDetail: null,
       readyStatus: null,
       readyReason: null,
       readyMessage: null,

@@ -1,7 +1,8 @@
 // Change detection, pure: given what we stored for a cluster and what a poll found, decide which rows to
 // write. Nothing is written for an object whose content hash did not change; history gets a row only when
-// a field a person cares about changed.
+// something changed that a person would call a change (see isChange).
 import type { KnownObject, ObjectPlan } from "../db/types";
+import { normaliseMessage } from "../fleet/normalise";
 import { caredFields, contentHash, objectKey, type CaredFields } from "../kube/flux";
 import type { FluxKind, FluxObjectRecord } from "../kube/types";
 
@@ -18,17 +19,37 @@ export function healthCounts(known: Map<string, KnownObject>): Record<string, Re
 
 const FAILING = new Set(["failing", "stalled"]);
 
-/** Names of the cared-about fields that differ, grouped the way history shows them. */
+/**
+ * Names of the cared-about fields that differ, grouped the way history shows them. Messages are compared
+ * through the failure grouping's normaliser: a retry whose message differs only in a temporary directory
+ * number, a duration or a pod hash is the same message.
+ */
 export function changedFields(before: CaredFields, after: CaredFields): string[] {
   const out: string[] = [];
   if (before.health !== after.health) out.push("health");
   if (before.readyStatus !== after.readyStatus) out.push("status");
   if (before.readyReason !== after.readyReason) out.push("reason");
-  if (before.readyMessage !== after.readyMessage) out.push("message");
+  if (before.readyMessage !== after.readyMessage && normaliseMessage(before.readyMessage) !== normaliseMessage(after.readyMessage)) {
+    out.push("message");
+  }
   if (before.attemptedRevision !== after.attemptedRevision || before.appliedRevision !== after.appliedRevision) out.push("revision");
   if (before.chartVersion !== after.chartVersion || before.appVersion !== after.appVersion) out.push("chart");
   if (before.suspended !== after.suspended) out.push("suspend");
+  if ((before.healthDetail === "drifted") !== (after.healthDetail === "drifted")) out.push("drift");
   return out;
+}
+
+/**
+ * Whether changed fields make a history entry: a new health, a new revision or chart, suspend and
+ * resume, drift found or gone. A new reason or message counts only while the object is in trouble (a
+ * different error is news); a healthy object rewording its Ready message ("Helm upgrade succeeded for
+ * release …v5") is not a change anyone would look for.
+ */
+export function isChange(fields: string[], after: CaredFields): boolean {
+  if (fields.some((f) => f === "health" || f === "status" || f === "revision" || f === "chart" || f === "suspend" || f === "drift")) {
+    return true;
+  }
+  return after.health !== "ready" && after.health !== "suspended" && (fields.includes("reason") || fields.includes("message"));
 }
 
 /**
@@ -56,6 +77,8 @@ export function planObjectWrites(
   current: FluxObjectRecord[],
   listedKinds: ReadonlySet<FluxKind>,
   pollTime: string,
+  /** The cluster's first poll (nothing stored for it yet): what it holds existed before we looked. */
+  firstPoll = known.size === 0,
 ): ObjectPlan {
   const plan: ObjectPlan = { upserts: [], transitions: [], deletions: [] };
   const seen = new Set<string>();
@@ -78,11 +101,14 @@ export function planObjectWrites(
         lastReadyAt: isReady ? at : (before?.lastReadyAt ?? null),
         lastGoodRevision: isReady && record.appliedRevision ? record.appliedRevision : (before?.lastGoodRevision ?? null),
       });
+      // The first poll of a cluster meets objects that existed long before: "first seen", not "created".
+      const created = !firstPoll || before?.deleted === true;
       plan.transitions.push({
         key,
-        at,
-        change: "created",
-        fields: ["created"],
+        // A creation between two polls happened when the object says it did.
+        at: created ? creationTime(record, pollTime) : at,
+        change: created ? "created" : "first-seen",
+        fields: [created ? "created" : "first-seen"],
         previousHealth: before ? before.cared.health : null,
         cared,
       });
@@ -103,7 +129,7 @@ export function planObjectWrites(
       lastReadyAt,
       lastGoodRevision: isReady && record.appliedRevision ? record.appliedRevision : before.lastGoodRevision,
     });
-    if (fields.length) plan.transitions.push({ key, at, change: "changed", fields, previousHealth: before.cared.health, cared });
+    if (isChange(fields, cared)) plan.transitions.push({ key, at, change: "changed", fields, previousHealth: before.cared.health, cared });
   }
   for (const [key, before] of known) {
     if (before.deleted || seen.has(key) || !listedKinds.has(before.kind as FluxKind)) continue;
@@ -118,6 +144,11 @@ export function planObjectWrites(
     });
   }
   return plan;
+}
+
+/** metadata.creationTimestamp when it is a sane time not after the poll; the poll time otherwise. */
+function creationTime(record: FluxObjectRecord, pollTime: string): string {
+  return record.creationTimestamp && record.creationTimestamp <= pollTime ? record.creationTimestamp : pollTime;
 }
 
 /** For an object first seen failing: when its Ready condition went False, if it says. */

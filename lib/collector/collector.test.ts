@@ -9,8 +9,10 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { CHANGE_CHANNEL, NUDGE_CHANNEL } from "../db/channels";
+import { getCluster } from "../db/queries/clusters";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
+import { collectOnce as runCollectorOnce } from "../testing/collector-once";
 import { useTestDatabase } from "../testing/db";
 
 const run = promisify(execFile);
@@ -46,41 +48,9 @@ async function kubectlObjects(cluster: string): Promise<Served[]> {
   return (JSON.parse(stdout) as { items: Served[] }).items;
 }
 
-/** Runs `collector --once` as its own process; returns its summary and log lines. */
-function collectOnce(
-  extraEnv: Record<string, string> = {},
-): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
-    cwd: process.cwd(),
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH ?? "",
-      HOME: outDir,
-      ...sim.awsEnv,
-      DATABASE_URL: db.url(),
-      KUBECONFIG: sim.hubKubeconfigPath,
-      COLLECTOR_METRICS_PORT: "0",
-      COLLECTOR_CONCURRENCY: "8",
-      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
-      LOG_LEVEL: "debug",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => {
-      const lines = out.split("\n").filter((l) => l.startsWith("{"));
-      const logs = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => "level" in l);
-      const summary = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => !("level" in l));
-      if (code !== 0 || !summary) reject(new Error(`collector exited ${code}: ${err.slice(-2000)} ${out.slice(-2000)}`));
-      else resolve({ summary, logs });
-    });
-  });
-}
+/** Runs `collector --once` as its own process against this file's simulator and database. */
+const collectOnce = (extraEnv: Record<string, string> = {}) =>
+  runCollectorOnce({ awsEnv: sim.awsEnv, hubKubeconfigPath: sim.hubKubeconfigPath, databaseUrl: db.url(), home: outDir }, extraEnv);
 
 /** A long-running collector (not --once); resolves its log lines so far on demand. */
 function startCollector(extraEnv: Record<string, string>) {
@@ -145,30 +115,36 @@ describe("collector against the fleet simulator", () => {
       lastError: string | null;
       lastSuccessAt: Date | null;
       objectCount: number;
-    }>(`SELECT name, role, lifecycle, "lastErrorKind", "lastError", "lastSuccessAt", "objectCount" FROM cluster ORDER BY name`);
+      provisioning: string | null;
+    }>(
+      `SELECT name, role, lifecycle, "lastErrorKind", "lastError", "lastSuccessAt", "objectCount", provisioning FROM cluster ORDER BY name`,
+    );
     expect(summary.clusters).toBe(clusters.length);
     const running = sim.clusters.map((c) => c.name);
     expect(clusters.map((c) => c.name)).toEqual(expect.arrayContaining(running));
     expect(clusters.every((c) => c.lifecycle === "active")).toBe(true);
-    // Spokes Crossplane is still creating (or failing to create) have no API server yet: stored with
-    // their provisioning resource and the missing connection secret as the reason.
-    for (const extra of clusters.filter((c) => !running.includes(c.name))) {
-      const provisioners = await q<{ ready: string | null }>(
-        `SELECT p.ready FROM provisioning_resource p JOIN cluster c ON c.id = p."clusterId" WHERE c.name = $1`,
+    // Spokes Crossplane is still creating (or failed to create) have nothing to reach yet: stored as
+    // provisioning with their Crossplane resources, never polled, so no error either.
+    const { creating, creatingUpjet, failing } = fleet.facts.provisioning;
+    expect(
+      clusters
+        .filter((c) => c.provisioning)
+        .map((c) => `${c.name}:${c.provisioning}`)
+        .sort(),
+    ).toEqual([`${creating}:creating`, `${failing}:failed`, `${creatingUpjet}:creating`].sort());
+    for (const extra of clusters.filter((c) => c.provisioning)) {
+      const provisioners = await q<{ state: string | null }>(
+        `SELECT p.state FROM provisioning_resource p JOIN cluster c ON c.id = p."clusterId" WHERE c.name = $1`,
         [extra.name],
       );
       expect(provisioners.length, extra.name).toBeGreaterThan(0);
-      expect(
-        provisioners.some((p) => p.ready !== "True"),
-        extra.name,
-      ).toBe(true);
       expect(extra.lastSuccessAt).toBeNull();
-      expect(extra.lastError).toMatch(/connection secret .* not found/);
+      expect(extra.lastError, extra.name).toBeNull();
     }
     expect(clusters.filter((c) => c.role === "hub").map((c) => c.name)).toEqual([sim.hubName]);
 
     const expired = fleet.facts.expiredToken!.cluster;
-    for (const cluster of sim.clusters) {
+    for (const cluster of sim.clusters.filter((c) => !clusters.find((r) => r.name === c.name)?.provisioning)) {
       const stored = await q<{
         kind: string;
         namespace: string;
@@ -232,6 +208,96 @@ describe("collector against the fleet simulator", () => {
     );
     expect(new Set(provisioners.map((p) => p.kind))).toEqual(new Set(["Cluster", "ClusterAuth", "EKSCluster"]));
   }, 180_000);
+
+  it("keeps EKS facts from Crossplane where the EKS API refuses, nodes with their Ready state, and where hub objects apply", async () => {
+    // The spoke whose account the collector may not call EKS in: facts from its Upbound Cluster and NodeGroups.
+    const spoke = fleet.facts.noEksAccess!.cluster;
+    const spec = fleet.spokeSpec(spoke)!;
+    const [row] = await q<{
+      eksVersion: string | null;
+      platformVersion: string | null;
+      eksArn: string | null;
+      eksFactsSource: string | null;
+      eksError: string | null;
+      lastSuccessAt: Date | null;
+    }>(`SELECT "eksVersion", "platformVersion", "eksArn", "eksFactsSource", "eksError", "lastSuccessAt" FROM cluster WHERE name = $1`, [
+      spoke,
+    ]);
+    expect(row).toMatchObject({
+      eksVersion: spec.version,
+      platformVersion: expect.stringMatching(/^eks\.\d+$/),
+      eksArn: `arn:aws:eks:${spec.region}:${spec.accountId}:cluster/${spoke}`,
+      eksFactsSource: "crossplane",
+    });
+    expect(row.eksError).toMatch(
+      /^AccessDeniedException: User: arn:aws:sts::\d{12}:assumed-role\/.* is not authorized to perform: eks:DescribeCluster/,
+    );
+    expect(row.lastSuccessAt).not.toBeNull(); // reached through its ClusterAuth kubeconfig all the same
+    const groups = await q<{ name: string; source: string; version: string | null; desiredSize: number | null }>(
+      `SELECT g.name, g.source, g.version, g."desiredSize" FROM node_group g JOIN cluster c ON c.id = g."clusterId" WHERE c.name = $1 ORDER BY g.name`,
+      [spoke],
+    );
+    expect(groups.map((g) => `${g.name}:${g.source}:${g.version}`)).toEqual([
+      `system:crossplane:${spec.version}`,
+      `workers:crossplane:${spec.version}`,
+    ]);
+    // Everywhere else the EKS API answers, and wins.
+    const reference = fleet.facts.reference!;
+    const [ref] = await q<{ eksFactsSource: string | null }>(`SELECT "eksFactsSource" FROM cluster WHERE name = $1`, [reference]);
+    expect(ref.eksFactsSource).toBe("eks-api");
+    const sources = await q<{ source: string }>(
+      `SELECT DISTINCT g.source FROM node_group g JOIN cluster c ON c.id = g."clusterId" WHERE c.name = $1`,
+      [reference],
+    );
+    expect(sources.map((s) => s.source)).toEqual(["eks-api"]);
+
+    // Nodes, with the one that stopped reporting.
+    const notReady = await q<{ name: string; nodeGroup: string; readyStatus: string; readyReason: string; readySince: Date }>(
+      `SELECT n.name, n."nodeGroup", n."readyStatus", n."readyReason", n."readySince" FROM node n JOIN cluster c ON c.id = n."clusterId"
+        WHERE n."deletedAt" IS NULL AND n."readyStatus" IS DISTINCT FROM 'True'`,
+    );
+    expect(notReady).toEqual([expect.objectContaining({ nodeGroup: "system", readyStatus: "Unknown", readyReason: "NodeStatusUnknown" })]);
+    const [{ cluster: nodeCluster }] = await q<{ cluster: string }>(
+      `SELECT c.name AS cluster FROM node n JOIN cluster c ON c.id = n."clusterId" WHERE n.name = $1`,
+      [notReady[0].name],
+    );
+    expect(nodeCluster).toBe(fleet.facts.notReadyNode!.cluster);
+    // Their Events, kept where the cluster pages read them: the node's under its own cluster (involvedKind Node),
+    // the Crossplane resources' under the hub, matched by kind and name for the cluster they provision.
+    const nodePage = (await getCluster(nodeCluster))!;
+    expect(nodePage.nodes.notReady[0].events).toEqual([
+      expect.objectContaining({ reason: "NodeNotReady", type: "Normal", reportingController: "node-controller" }),
+    ]);
+    const { creating, failing } = fleet.facts.provisioning;
+    const creatingPage = (await getCluster(creating))!;
+    expect(creatingPage.access.provisioners.find((p) => p.kind === "Cluster")!.events.map((e) => e.reason)).toEqual([
+      "CreatedExternalResource",
+    ]);
+    const failedPage = (await getCluster(failing))!;
+    expect(failedPage.access.provisioners.find((p) => p.kind === "Cluster")!.events.map((e) => [e.type, e.reason])).toEqual([
+      ["Warning", "CannotCreateExternalResource"],
+      ["Normal", "CreatedExternalResource"],
+    ]);
+    const [{ n: misplaced }] = await q<{ n: string }>(
+      `SELECT count(*) AS n FROM kube_event e JOIN cluster c ON c.id = e."clusterId"
+        WHERE e."involvedKind" IN ('Cluster', 'ClusterAuth', 'EKSCluster') AND (c.role <> 'hub' OR e."involvedNamespace" <> '')`,
+    );
+    expect(Number(misplaced)).toBe(0);
+
+    // The hub HelmRelease that deploys into spoke 0 through its connection secret.
+    const { name, spoke: target } = fleet.facts.hubToSpoke!;
+    const [applies] = await q<{ target: string | null }>(
+      `SELECT t.name AS target FROM flux_object o JOIN cluster h ON h.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
+        WHERE h.role = 'hub' AND o.kind = 'HelmRelease' AND o.name = $1`,
+      [name],
+    );
+    expect(applies.target).toBe(target);
+    const [{ n: untargeted }] = await q<{ n: string }>(
+      `SELECT count(*) AS n FROM flux_object o JOIN cluster h ON h.id = o."clusterId"
+        WHERE h.role <> 'hub' AND o."targetClusterId" IS NOT NULL`,
+    );
+    expect(Number(untargeted)).toBe(0);
+  }, 60_000);
 
   it("reaches an EKS-only spoke end to end through IRSA (web identity → STS → EKS API → presigned token)", async () => {
     const eksOnly = fleet.facts.eksOnly[0];
@@ -347,7 +413,8 @@ describe("collector against the fleet simulator", () => {
       const healthy = rows.filter(
         (r) =>
           sim.clusters.some((c) => c.name === r.name) &&
-          ![victim, fleet.facts.unreachable!.cluster, fleet.facts.expiredToken!.cluster].includes(r.name),
+          ![victim, fleet.facts.unreachable!.cluster, fleet.facts.expiredToken!.cluster].includes(r.name) &&
+          !fleet.provisionedSpokes.some((p) => p.name === r.name),
       );
       expect(healthy.length).toBeGreaterThan(5);
       expect(healthy.every((r) => r.lastSuccessAt && r.lastSuccessAt.getTime() >= started.getTime())).toBe(true);
@@ -376,7 +443,8 @@ describe("collector against the fleet simulator", () => {
         }
       }
     }
-    const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM cluster WHERE lifecycle = 'active'`);
+    // Clusters still being created are not polled at all.
+    const [{ n }] = await q<{ n: string }>(`SELECT count(*) AS n FROM cluster WHERE lifecycle = 'active' AND provisioning IS NULL`);
     expect(intervals.size).toBe(Number(n));
     for (const [cluster, list] of intervals) {
       for (const x of list) {
@@ -444,5 +512,36 @@ describe("collector against the fleet simulator", () => {
     } finally {
       collector.child.kill("SIGKILL");
     }
+  }, 180_000);
+
+  it("polls a cluster Crossplane finished creating as any other spoke; the one it failed to create stays failed", async () => {
+    const { creating, creatingUpjet, failing, availableAt } = fleet.facts.provisioning;
+    const start = fleet.epoch;
+    const target = start + Math.max(...Object.values(availableAt)) + MINUTE;
+    await sim.advance(target - sim.clock.now());
+    await collectOnce();
+    const rows = await q<{
+      name: string;
+      provisioning: string | null;
+      lastSuccessAt: Date | null;
+      objectCount: number;
+      eksVersion: string | null;
+    }>(`SELECT name, provisioning, "lastSuccessAt", "objectCount", "eksVersion" FROM cluster WHERE name = ANY($1::text[]) ORDER BY name`, [
+      [creating, creatingUpjet, failing],
+    ]);
+    const by = new Map(rows.map((r) => [r.name, r]));
+    for (const name of [creating, creatingUpjet]) {
+      expect(by.get(name), name).toMatchObject({ provisioning: null, eksVersion: "1.35" });
+      expect(by.get(name)!.lastSuccessAt, name).not.toBeNull();
+      expect(by.get(name)!.objectCount, name).toBe((await kubectlObjects(name)).length);
+    }
+    expect(by.get(failing)).toMatchObject({ provisioning: "failed", lastSuccessAt: null });
+    const [failed] = await q<{ state: string; stateReason: string; stateMessage: string }>(
+      `SELECT p.state, p."stateReason", p."stateMessage" FROM provisioning_resource p JOIN cluster c ON c.id = p."clusterId"
+        WHERE c.name = $1 AND p.kind = 'Cluster'`,
+      [failing],
+    );
+    expect(failed).toMatchObject({ state: "failed", stateReason: "AsyncCreateFailure" });
+    expect(failed.stateMessage).toMatch(/^async create failed: .*InvalidParameterException/);
   }, 180_000);
 });

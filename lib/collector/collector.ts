@@ -25,17 +25,28 @@ import {
   upsertProvisioners,
   type ClusterRow,
 } from "../db/writes/clusters";
-import { eksVersionsFetchedAt, staleCatalogVersions, writeAddonCatalog, writeEksSnapshot, writeEksVersions } from "../db/writes/eks";
+import {
+  eksVersionsFetchedAt,
+  recordEksError,
+  staleCatalogVersions,
+  writeAddonCatalog,
+  writeCrossplaneFacts,
+  writeEksSnapshot,
+  writeEksVersions,
+} from "../db/writes/eks";
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
-import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
-import { finishRun, markNudgesHandled, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
+import { loadKnownObjects, writeObjectPlan, writeObjectTargets } from "../db/writes/flux-objects";
+import { upsertNodes } from "../db/writes/nodes";
+import { finishRun, markNudgesHandled, objectHealthTotals, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
 import { applyPlan, healthCounts, planObjectWrites } from "./changes";
+import { pollEvents, type ProvisionerRef } from "./events";
 import type { KnownObject } from "../db/types";
 import { connectCluster, type ClusterAccess, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
 import { acquireLeases, GLOBAL_JOBS_LEASE, liveReplicas, releaseLeases, renewLease } from "./leases";
 import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
+import { clustersBySecret, objectTargets } from "./targets";
 import { oneLine } from "../errors";
 import { CHANGE_CHANNEL } from "../db/channels";
 
@@ -74,6 +85,8 @@ export interface CycleSummary {
   discoveryProblems: string[];
 }
 
+type KubePollRecords = Awaited<ReturnType<typeof pollKube>>["records"];
+
 interface ClusterState {
   known: Map<string, KnownObject>;
   events: Map<string, string>;
@@ -99,9 +112,16 @@ export class Collector {
   private readonly states = new Map<number, ClusterState>();
   private readonly lastEksPoll = new Map<number, number>();
   private readonly lastFactsPoll = new Map<number, number>();
+  /** What was last written per cluster, so an unchanged cycle writes (and asks the database) nothing. */
+  private readonly crossplaneWritten = new Map<number, string>();
+  private readonly targetsWritten = new Map<number, string>();
+  /** Hub secret → the cluster it reaches (for hub objects with spec.kubeConfig). */
+  private clustersBySecret = new Map<string, number>();
   private readonly inFlight = new Map<number, Promise<void>>();
   private heldLastCycle = new Set<number>();
   private secrets: SecretStore | undefined;
+  /** The Crossplane resources that provision spokes, from the last discovery: their Events are read on the hub. */
+  private provisioners: ProvisionerRef[] = [];
   private lastPruneAt = 0;
   private lastUpstreamAt = 0;
   private readonly leaseSeconds: number;
@@ -220,14 +240,16 @@ export class Collector {
       problems.push(`hub: ${oneLine(err)}`);
     }
     this.secrets = discovery?.secrets ?? new SecretStore(hub);
+    if (discovery) this.provisioners = discovery.clusters.flatMap((c) => c.provisioners);
     let rowsWritten = 0;
     if (discovery) {
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
       const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
       for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
-      const provisioners = await upsertProvisioners(this.db, byCluster);
+      const provisioners = await upsertProvisioners(this.db, byCluster, discovery.complete);
       rowsWritten += provisioners;
       if (provisioners) this.markChanged("*");
+      rowsWritten += await this.writeCrossplaneFacts(discovery, ids);
       if (discovery.complete) {
         const gone = await markGoneClusters(
           this.db,
@@ -245,6 +267,7 @@ export class Collector {
     const phases: Record<string, number> = { discoveryMs: Date.now() - started };
     let mark = Date.now();
     const clusters = await listClusters(this.db, { activeOnly: true });
+    this.clustersBySecret = clustersBySecret(clusters);
     const mine = await this.takeLeases(clusters);
     phases.leasesMs = Date.now() - mark;
     mark = Date.now();
@@ -293,6 +316,25 @@ export class Collector {
     await this.refreshGauges().catch((err: unknown) => this.log.debug({ error: oneLine(err) }, "fleet gauges not refreshed"));
     this.log.info({ ...summary, ...phases, pollTime: this.timing, discoveryProblems: problems.length }, "cycle finished");
     return summary;
+  }
+
+  /** EKS facts and node groups Crossplane observed, per cluster, when they changed since this process last wrote them. */
+  private async writeCrossplaneFacts(discovery: DiscoveryResult, ids: Map<string, number>): Promise<number> {
+    let written = 0;
+    const at = new Date();
+    for (const c of discovery.clusters) {
+      if (!c.crossplaneFacts && !c.nodeGroups.length) continue;
+      const id = ids.get(c.name);
+      if (id === undefined) continue;
+      const signature = JSON.stringify([c.crossplaneFacts, c.nodeGroups]);
+      if (this.crossplaneWritten.get(id) === signature) continue;
+      const rows = await writeCrossplaneFacts(this.db, id, at, { facts: c.crossplaneFacts, nodeGroups: c.nodeGroups });
+      written += rows;
+      // Crossplane's EKS facts are the version the upgrade pages show for a cluster without EKS API access.
+      if (rows) this.markChanged(c.name);
+      this.crossplaneWritten.set(id, signature);
+    }
+    return written;
   }
 
   private async takeLeases(clusters: ClusterRow[]): Promise<ClusterRow[]> {
@@ -380,6 +422,8 @@ export class Collector {
 
   /** Polls one cluster unless another poll of it is running in this process (then waits for that one). */
   async pollClusterOnce(cluster: ClusterRow): Promise<{ ok: boolean; objects: number; rowsWritten: number; historyRows: number }> {
+    // Crossplane is still creating it: there is nothing to reach yet, and trying would only record an error.
+    if (cluster.provisioning) return { ok: true, objects: 0, rowsWritten: 0, historyRows: 0 };
     const running = this.inFlight.get(cluster.id);
     if (running) await running; // never rejects: it only marks the end of that poll
     let resolveDone!: () => void;
@@ -446,16 +490,30 @@ export class Collector {
         this.states.set(cluster.id, state);
       }
       const pollTime = at.toISOString();
-      const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime);
+      const firstPoll = state.known.size === 0 && !cluster.lastSuccessAt;
+      const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime, firstPoll);
       const written = await writeObjectPlan(this.db, cluster.id, plan, state.known, pollTime);
       applyPlan(state.known, plan, written.ids);
       if (written.rowsWritten) this.markChanged(cluster.name);
       rowsWritten += written.rowsWritten;
       historyRows += written.transitions;
+      if (cluster.role === "hub") rowsWritten += await this.writeTargets(cluster.id, poll.records, poll.listedKinds);
+      if (poll.nodes) rowsWritten += await upsertNodes(this.db, cluster.id, at, poll.nodes);
       if (written.rowsWritten) this.metrics?.rowsWritten.inc({ table: "flux_object" }, written.rowsWritten - written.transitions);
       if (written.transitions) this.metrics?.rowsWritten.inc({ table: "flux_object_transition" }, written.transitions);
 
-      const changedEvents = poll.events
+      // Events after the plan: an object deleted by this poll keeps the Events its controller wrote while finalising it.
+      t = Date.now();
+      const kept = await pollEvents(client, {
+        known: state.known,
+        nodes: factsDue,
+        provisioners: cluster.role === "hub" ? this.provisioners : [],
+      });
+      this.timing.kubeMs += Date.now() - t;
+      requests = client.requests;
+      poll.warnings.push(...kept.warnings);
+      t = Date.now();
+      const changedEvents = kept.events
         .filter((e) => state.events.get(e.uid) !== eventSignature(e))
         .map((e) => ({
           ...e,
@@ -498,6 +556,7 @@ export class Collector {
       cluster.kubeletVersions = poll.kubeletVersions ?? cluster.kubeletVersions;
       cluster.fluxVersion = result.fluxVersion ?? cluster.fluxVersion;
       if (poll.warnings.length) log.debug({ warnings: poll.warnings }, "poll warnings");
+      log.debug({ event: "poll-requests", requests, eventLists: kept.lists }, "poll requests");
       this.metrics?.requests.inc({ cluster: cluster.name, target: "kubernetes" }, requests);
       this.metrics?.pollSeconds.observe((Date.now() - started) / 1000);
 
@@ -523,6 +582,20 @@ export class Collector {
     }
   }
 
+  /** Hub objects with spec.kubeConfig: the cluster each applies to, written when that changed. */
+  private async writeTargets(clusterId: number, records: KubePollRecords, listedKinds: Set<string>): Promise<number> {
+    // A kind whose LIST failed this time keeps what was stored.
+    if (!listedKinds.has("Kustomization") || !listedKinds.has("HelmRelease")) return 0;
+    const targets = objectTargets(records, this.clustersBySecret);
+    const signature = JSON.stringify(targets);
+    if (this.targetsWritten.get(clusterId) === signature) return 0;
+    const n = await writeObjectTargets(this.db, clusterId, targets);
+    // A hub release's target moves it into a spoke's column of the add-on matrix: more than the hub changed.
+    if (n) this.markChanged("*");
+    this.targetsWritten.set(clusterId, signature);
+    return n;
+  }
+
   /** EKS control plane, node groups, add-ons and insights, every eksIntervalSeconds per cluster. */
   private async pollEks(cluster: ClusterRow, at: Date): Promise<number> {
     const region = cluster.region;
@@ -531,7 +604,18 @@ export class Collector {
     const last = this.lastEksPoll.get(cluster.id) ?? 0;
     if (Date.now() - last < this.settings.eksIntervalSeconds * 1000) return 0;
     const api = this.eksApi(region);
-    const info = await this.describe(api, name, 0);
+    let info: EksClusterInfo;
+    try {
+      info = await this.describe(api, name, 0);
+    } catch (err) {
+      // Kept on the cluster (AccessDenied for a cluster in an account we may not enter): pages say why its EKS
+      // facts come from Crossplane or are old, and Crossplane may fill them in from the next discovery on.
+      this.lastEksPoll.set(cluster.id, Date.now());
+      this.crossplaneWritten.delete(cluster.id);
+      const n = await recordEksError(this.db, cluster.id, at, describeAwsError(err).message);
+      this.log.debug({ cluster: cluster.name, error: describeAwsError(err).message }, "EKS DescribeCluster failed");
+      return n;
+    }
     // A part that could not be read is stored as not read (null), never as empty.
     const notRead = (part: string) => (err: unknown) => {
       this.log.debug({ cluster: cluster.name, part, error: describeAwsError(err).message }, "EKS read failed");
@@ -604,7 +688,7 @@ export class Collector {
     if (!nudges.length) return 0;
     const names = [...new Set(nudges.map((n) => n.clusterName))];
     const { rows } = await this.db.query<ClusterRow>(
-      `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, "kubernetesVersion", "eksVersion",
+      `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, provisioning, "kubernetesVersion", "eksVersion",
               "platformVersion", "fluxVersion", "kubeletVersions", "lastSuccessAt" FROM cluster WHERE name = ANY($1::text[])`,
       [names],
     );
@@ -651,13 +735,12 @@ export class Collector {
 
   private async refreshGauges(): Promise<void> {
     if (!this.metrics) return;
-    const { rows } = await this.db.query<{ kind: string; health: string; n: string }>(
-      `SELECT kind, health, count(*)::text AS n FROM flux_object WHERE "deletedAt" IS NULL GROUP BY kind, health`,
-    );
+    const rows = await objectHealthTotals(this.db, new Date());
     this.metrics.objects.reset();
-    for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, Number(r.n));
+    for (const r of rows) this.metrics.objects.set({ kind: r.kind, health: r.health }, r.n);
     const { rows: reach } = await this.db.query<{ reachability: string; n: string }>(
       `SELECT CASE WHEN lifecycle = 'gone' THEN 'gone'
+                   WHEN provisioning IS NOT NULL THEN 'provisioning'
                    WHEN "lastSuccessAt" IS NULL AND "lastErrorAt" IS NULL THEN 'pending'
                    WHEN "lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt" THEN 'unreachable'
                    ELSE 'reachable' END AS reachability, count(*)::text AS n

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toProvisioningRecord } from "../kube/crossplane";
-import { candidateFromSecret, mergeCandidates, type SecretData } from "./discovery";
+import { candidateFromSecret, mergeCandidates, withCrossplaneFacts, type SecretData } from "./discovery";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const kubeconfig = (cluster: string, server: string) =>
@@ -140,5 +140,56 @@ describe("discovery", () => {
     const a = merged.find((c) => c.name === "prod-a")!;
     expect(a.accessPaths.map((p) => p.via)).toEqual(["flux-secret", "crossplane-secret", "eks"]);
     expect(a.eksArn).toBe(arn);
+  });
+
+  it("a secret Crossplane published empty is the cluster its resource names, from whichever side it is found", () => {
+    const provisioner = {
+      ...toProvisioningRecord({
+        apiVersion: "eks.aws.crossplane.io/v1beta1",
+        kind: "Cluster",
+        metadata: { name: "dev-use1-sandbox", annotations: { "crossplane.io/external-name": "dev-use1-sandbox" } },
+        spec: {
+          forProvider: { region: "us-east-1", version: "1.35" },
+          writeConnectionSecretToRef: { namespace: "flux-system", name: "sandbox-conn" },
+        },
+        status: { conditions: [{ type: "Ready", status: "False", reason: "Creating" }] },
+      }),
+      secret: "empty" as const,
+    };
+    const empty = secret("flux-system", "sandbox-conn", {});
+    // A hub Kustomization's kubeConfig ref finds the secret first, before its Crossplane resource.
+    const fromFlux = candidateFromSecret({ namespace: "flux-system", name: "sandbox-conn" }, "flux-secret", empty, undefined, {})!;
+    const fromCrossplane = candidateFromSecret(
+      { namespace: "flux-system", name: "sandbox-conn" },
+      "crossplane-secret",
+      empty,
+      provisioner,
+      {},
+    )!;
+    const merged = mergeCandidates([fromCrossplane, fromFlux]);
+    expect(merged.map((c) => c.name)).toEqual(["dev-use1-sandbox"]);
+    const [cluster] = withCrossplaneFacts(merged, [], () => false);
+    expect(cluster).toMatchObject({ provisioning: "creating", desiredVersion: "1.35" });
+    expect(cluster.provisioners[0].verdict).toMatchObject({ state: "creating", reason: "Creating" });
+    // The same secret with a kubeconfig: nothing is being provisioned any more.
+    expect(withCrossplaneFacts(merged, [], () => true)[0].provisioning).toBeNull();
+  });
+
+  it("attaches Crossplane NodeGroups by EKS cluster name or by the Cluster resource they reference", () => {
+    const fromFlux = candidateFromSecret(
+      { namespace: "flux-system", name: "a" },
+      "flux-secret",
+      secret("flux-system", "a", { value: kubeconfig("prod-a", "https://a.example") }),
+      undefined,
+      {},
+    )!;
+    const ng = (clusterName: string | null, clusterRef: string | null, name: string) =>
+      ({ name, clusterName, clusterRef }) as Parameters<typeof withCrossplaneFacts>[1][number];
+    const [cluster] = withCrossplaneFacts(
+      mergeCandidates([fromFlux]),
+      [ng("prod-a", null, "system"), ng("prod-b", null, "x"), ng(null, "prod-a", "workers")],
+      () => true,
+    );
+    expect(cluster.nodeGroups.map((g) => g.name)).toEqual(["system"]);
   });
 });

@@ -9,17 +9,22 @@ import {
   compositeKindsFromXrds,
   connectionSecretOf,
   fluxKubeconfigRef,
+  NODE_GROUP_KINDS,
   preferredVersions,
   PROVISIONER_KINDS,
   servedVersion,
+  toCrossplaneNodeGroup,
   toProvisioningRecord,
   type ProvisionerKind,
 } from "../kube/crossplane";
 import { FLUX_KINDS } from "../kube/flux";
-import { kubeconfigFromSecret, normaliseEndpoint, parseEksArn } from "../kube/kubeconfig";
+import { connectionSecretState, kubeconfigFromSecret, normaliseEndpoint } from "../kube/kubeconfig";
 import { listAll } from "../kube/list";
-import type { ProvisioningRecord, SecretRef } from "../kube/types";
+import type { ConnectionSecretState, CrossplaneNodeGroupRecord, ProvisioningRecord, SecretRef } from "../kube/types";
 import type { AccessPath, AccessVia, DiscoveredCluster } from "../db/types";
+import { crossplaneEksFacts } from "../fleet/cluster-facts";
+import { parseEksArn } from "../fleet/eks-arn";
+import { clusterProvisioning } from "../fleet/provisioning";
 import { obj, type Raw, str } from "../kube/raw";
 import { oneLine } from "../errors";
 
@@ -100,8 +105,18 @@ export interface DiscoveryResult {
   eksInfo: Map<string, EksClusterInfo>;
 }
 
-/** One way to one cluster, before the ways to the same cluster are merged into a DiscoveredCluster. */
-type Candidate = Omit<DiscoveredCluster, "role" | "accessPaths"> & { via: AccessVia; path: AccessPath };
+/** What Crossplane adds once the ways to one cluster are merged (see withCrossplaneFacts). */
+type CrossplaneParts = "provisioners" | "nodeGroups" | "provisioning" | "desiredVersion" | "crossplaneFacts";
+
+/** One cluster with every way to it, before what Crossplane says about it is added. */
+export type MergedCluster = Omit<DiscoveredCluster, CrossplaneParts> & { provisioners: ProvisioningRecord[] };
+
+/**
+ * One way to one cluster, before the ways to the same cluster are merged. `weakName`: named after its secret
+ * only (a secret without a kubeconfig yet, found through a Flux kubeConfig ref): another way to the same secret
+ * names it better.
+ */
+type Candidate = Omit<MergedCluster, "role" | "accessPaths"> & { via: AccessVia; path: AccessPath; weakName?: boolean };
 
 const VIA_ORDER: AccessVia[] = ["hub", "label-secret", "flux-secret", "crossplane-secret", "eks"];
 
@@ -185,6 +200,18 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
     }
   }
 
+  // Crossplane NodeGroups (either provider; Upbound at the version the server prefers, lists or objects).
+  const nodeGroups: CrossplaneNodeGroupRecord[] = [];
+  for (const kind of NODE_GROUP_KINDS) {
+    const version = servedVersion(served, kind.group, kind.versions);
+    if (!version) continue;
+    try {
+      for (const item of await listAll(hub, `/apis/${kind.group}/${version}/${kind.plural}`)) nodeGroups.push(toCrossplaneNodeGroup(item));
+    } catch (err) {
+      if ((err as { status?: number }).status !== 404) note(`listing ${kind.plural}.${kind.group} in the hub`, err);
+    }
+  }
+
   // (c) Secrets carrying the discovery label.
   try {
     for (const item of await listAll(hub, `/api/v1/secrets`, { labelSelector: `${input.secretLabel}=true` })) {
@@ -199,9 +226,13 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   for (const namespace of new Set(refs.map((r) => r.ref.namespace).filter(Boolean))) {
     await secrets.loadNamespace(namespace).catch((err) => note(`listing secrets in ${namespace}`, err));
   }
+  // What each referenced secret offers: missing, published empty (Crossplane's first reconcile), or a way in.
+  const secretStates = new Map<string, ConnectionSecretState>();
   for (const { ref, via, provisioner, labels } of refs) {
     // get() only calls the API when its namespace could not be listed, which is already noted above.
     const secret = ref.name ? await secrets.get(ref.namespace, ref.name).catch(() => undefined) : undefined;
+    if (ref.name) secretStates.set(`${ref.namespace}/${ref.name}`, connectionSecretState(secret?.data, ref.key));
+    if (provisioner && ref.name) provisioner.secret = connectionSecretState(secret?.data, ref.key);
     const candidate = candidateFromSecret(ref, via, secret, provisioner, labels);
     if (candidate) candidates.push(candidate);
   }
@@ -238,15 +269,50 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
     }
   }
 
-  const clusters = mergeCandidates(candidates);
-  const byName = new Map(clusters.map((c) => [c.name, c]));
+  const merged = mergeCandidates(candidates);
   const infoByName = new Map<string, EksClusterInfo>();
   for (const [key, info] of eksInfo) {
-    const cluster = clusters.find((c) => (info.arn && c.eksArn === info.arn) || c.name === key.split("/")[1]);
+    const cluster = merged.find((c) => (info.arn && c.eksArn === info.arn) || c.name === key.split("/")[1]);
     if (cluster) infoByName.set(cluster.name, info);
   }
-  void byName;
+  // A way in that does not wait for Crossplane: a secret holding a kubeconfig, or an EKS endpoint.
+  const reachable = (c: MergedCluster) =>
+    c.accessPaths.some(
+      (p) =>
+        p.via === "hub" ||
+        (p.secretName && secretStates.get(`${p.secretNamespace ?? ""}/${p.secretName}`) === "kubeconfig") ||
+        (p.via === "eks" && !!infoByName.get(c.name)?.endpoint),
+    );
+  const clusters = withCrossplaneFacts(merged, nodeGroups, reachable);
   return { clusters, secrets, complete: problems.length === 0, problems, eksInfo: infoByName };
+}
+
+/**
+ * What Crossplane says about each cluster: its NodeGroups (matched by EKS cluster name or by the Cluster
+ * resource they reference), what each resource is doing, whether the cluster is still being provisioned,
+ * the version it is asked to run, and the EKS facts its resources observed.
+ */
+export function withCrossplaneFacts(
+  clusters: MergedCluster[],
+  nodeGroups: CrossplaneNodeGroupRecord[],
+  reachableOtherwise: (c: MergedCluster) => boolean,
+): DiscoveredCluster[] {
+  return clusters.map((c) => {
+    const names = new Set([c.name, c.eksName].filter((n): n is string => !!n));
+    const resourceNames = new Set(c.provisioners.filter((p) => p.kind === "Cluster").map((p) => p.name));
+    const groups = nodeGroups.filter(
+      (g) => (g.clusterName !== null && names.has(g.clusterName)) || (g.clusterRef !== null && resourceNames.has(g.clusterRef)),
+    );
+    const result = clusterProvisioning(c.provisioners, reachableOtherwise(c));
+    return {
+      ...c,
+      provisioners: c.provisioners.map((p, i) => ({ ...p, verdict: result.verdicts[i] })),
+      nodeGroups: groups,
+      provisioning: result.state,
+      desiredVersion: result.desiredVersion,
+      crossplaneFacts: crossplaneEksFacts(c.provisioners),
+    };
+  });
 }
 
 /** A candidate cluster from a connection secret (or from the Crossplane resource alone when the secret is missing). */
@@ -277,6 +343,7 @@ export function candidateFromSecret(
   const labels = { ...referrerLabels, ...(secret?.labels ?? {}) };
   return {
     name,
+    weakName: name === secret?.name && !annotated && !arn && !provisioner?.eksName && !entryName,
     via,
     path: { via, secretNamespace: ref.namespace || undefined, secretName: ref.name || undefined, key: ref.key },
     endpoint,
@@ -292,9 +359,13 @@ export function candidateFromSecret(
 }
 
 /** Merges candidates that are one cluster: same EKS ARN, same endpoint, or same name. */
-export function mergeCandidates(candidates: Candidate[]): DiscoveredCluster[] {
-  const out: DiscoveredCluster[] = [];
-  const sorted = [...candidates].sort((a, b) => VIA_ORDER.indexOf(a.via) - VIA_ORDER.indexOf(b.via));
+export function mergeCandidates(candidates: Candidate[]): MergedCluster[] {
+  const out: MergedCluster[] = [];
+  const weak = new Set<MergedCluster>();
+  // Candidates named only after their secret come last: by then the way that names the cluster is in.
+  const sorted = [...candidates].sort(
+    (a, b) => Number(!!a.weakName) - Number(!!b.weakName) || VIA_ORDER.indexOf(a.via) - VIA_ORDER.indexOf(b.via),
+  );
   for (const c of sorted) {
     const endpoint = normaliseEndpoint(c.endpoint);
     const match = out.find(
@@ -302,7 +373,10 @@ export function mergeCandidates(candidates: Candidate[]): DiscoveredCluster[] {
         (c.eksArn && o.eksArn === c.eksArn) ||
         (endpoint && normaliseEndpoint(o.endpoint) === endpoint) ||
         o.name === c.name ||
-        (c.eksName && o.eksName === c.eksName && (!c.region || !o.region || o.region === c.region)),
+        (c.eksName && o.eksName === c.eksName && (!c.region || !o.region || o.region === c.region)) ||
+        // The same connection secret reached from a Flux kubeConfig ref and from its Crossplane resource.
+        (c.path.secretName &&
+          o.accessPaths.some((p) => p.secretName === c.path.secretName && p.secretNamespace === c.path.secretNamespace)),
     );
     if (!match) {
       out.push({
@@ -319,7 +393,12 @@ export function mergeCandidates(candidates: Candidate[]): DiscoveredCluster[] {
         labels: c.labels,
         provisioners: [...c.provisioners],
       });
+      if (c.weakName) weak.add(out[out.length - 1]);
       continue;
+    }
+    if (weak.has(match) && !c.weakName) {
+      match.name = c.name;
+      weak.delete(match);
     }
     if (usable(c.path) && !match.accessPaths.some((p) => samePath(p, c.path))) match.accessPaths.push(c.path);
     match.endpoint ??= c.endpoint;

@@ -24,7 +24,7 @@ export class CollectorMetrics {
   });
   readonly objects = new Gauge({
     name: "crows_nest_flux_objects",
-    help: "Flux objects by stored health",
+    help: "Flux objects by health (stale and unclaimed derived as the pages do)",
     labelNames: ["kind", "health"],
     registers: [this.registry],
   });

@@ -1,22 +1,25 @@
 // One poll of one cluster's Kubernetes API: every Flux kind at its served version (paginated), the server
-// version, node kubelet versions, the FluxReport when the Flux Operator is present, and Events for the
-// objects that are not ready. A failed LIST of one kind fails the poll but keeps what the others gave.
+// version, node kubelet versions and the FluxReport when the Flux Operator is present. A failed LIST of one
+// kind fails the poll but keeps what the others gave. Events are read after the objects are compared
+// (events.ts), since which ones to keep depends on what changed.
 import type { KubeClusterClient } from "../kube/client";
-import { kubeletVersions, serverVersion, toFluxReport, toKubeEvent } from "../kube/cluster-info";
+import { kubeletVersions, serverVersion, toFluxReport } from "../kube/cluster-info";
 import { preferredVersions, servedVersion } from "../kube/crossplane";
 import { ClusterRequestError } from "../kube/errors";
-import { FLUX_KINDS, objectKey, toFluxObject } from "../kube/flux";
+import { FLUX_KINDS, toFluxObject } from "../kube/flux";
 import { listAll } from "../kube/list";
+import { toNodeRecords } from "../kube/nodes";
 import { configMapData, substitutionSources } from "../kube/substitutions";
-import type { FluxKind, FluxObjectRecord, FluxReportSummary, KubeEventRecord } from "../kube/types";
+import type { FluxKind, FluxObjectRecord, FluxReportSummary, NodeRecord } from "../kube/types";
 
 export interface KubePoll {
   records: FluxObjectRecord[];
   /** Kinds whose LIST succeeded (or that the cluster does not serve). */
   listedKinds: Set<FluxKind>;
-  events: KubeEventRecord[];
   kubernetesVersion: string | null;
   kubeletVersions: Record<string, number> | null;
+  /** Every node (null when the nodes were not read this time). */
+  nodes: NodeRecord[] | null;
   fluxReport: FluxReportSummary | null;
   /** `app.kubernetes.io/version` of the namespace Flux was installed into (flux install / bootstrap label it). */
   fluxNamespaceVersion: string | null;
@@ -28,7 +31,6 @@ export interface KubePoll {
 }
 
 const DISCOVERY_TTL_MS = 10 * 60_000;
-const MAX_EVENTS_PER_OBJECT = 20;
 
 /** GET /apis per cluster, cached: the served Flux versions rarely change. */
 export class ServedVersionsCache {
@@ -100,10 +102,13 @@ export async function pollKube(
       });
   const nodesCall = !facts
     ? skip
-    : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(kubeletVersions, (err) => {
-        warnings.push(`nodes: ${asRequestError(err).message}`);
-        return null;
-      });
+    : listAll(client, `/api/v1/nodes`, { limit: 500 }).then(
+        (items) => ({ kubelets: kubeletVersions(items), nodes: toNodeRecords(items) }),
+        (err) => {
+          warnings.push(`nodes: ${asRequestError(err).message}`);
+          return null;
+        },
+      );
   const fluxNamespaceCall = !facts
     ? skip
     : listAll(client, `/api/v1/namespaces`, { labelSelector: "app.kubernetes.io/part-of=flux" }).then(fluxNamespaceVersion, (err) => {
@@ -128,23 +133,19 @@ export async function pollKube(
     await Promise.allSettled([versionCall, nodesCall, reportCall, fluxNamespaceCall]);
     throw error;
   }
-  const [kubernetesVersion, kubelets, fluxReport, fluxNamespace] = await Promise.all([
+  const [kubernetesVersion, nodeList, fluxReport, fluxNamespace] = await Promise.all([
     versionCall,
     nodesCall,
     reportCall,
     fluxNamespaceCall,
   ]);
   const substitutions = facts && listedKinds.has("Kustomization") ? await readSubstitutions(client, kustomizations, warnings) : null;
-  const events = await eventsForNotReady(client, records).catch((err) => {
-    warnings.push(`events: ${asRequestError(err).message}`);
-    return [] as KubeEventRecord[];
-  });
   return {
     records,
     listedKinds,
-    events,
     kubernetesVersion,
-    kubeletVersions: kubelets,
+    kubeletVersions: nodeList?.kubelets ?? null,
+    nodes: nodeList?.nodes ?? null,
     fluxReport,
     fluxNamespaceVersion: fluxNamespace,
     substitutions,
@@ -169,35 +170,6 @@ async function readSubstitutions(
       } catch (err) {
         // Optional references may name a ConfigMap that does not exist; a missing one is no poll failure.
         warnings.push(`configmap ${ref}: ${asRequestError(err).message}`);
-      }
-    }),
-  );
-  return out;
-}
-
-/** Events of objects that are not ready: one LIST per kind with failing objects, filtered by name. */
-async function eventsForNotReady(client: KubeClusterClient, records: FluxObjectRecord[]): Promise<KubeEventRecord[]> {
-  const notReady = records.filter((r) => r.health !== "ready" && r.health !== "suspended");
-  if (!notReady.length) return [];
-  const wanted = new Set(notReady.map(objectKey));
-  const kinds = [...new Set(notReady.map((r) => r.kind))];
-  const out: KubeEventRecord[] = [];
-  await Promise.all(
-    kinds.map(async (kind) => {
-      const items = await listAll(client, `/api/v1/events`, { fieldSelector: `involvedObject.kind=${kind}`, limit: 500 });
-      const perObject = new Map<string, KubeEventRecord[]>();
-      for (const item of items) {
-        const e = toKubeEvent(item);
-        if (!e) continue;
-        const key = objectKey({ kind: e.involvedKind, namespace: e.involvedNamespace, name: e.involvedName });
-        if (!wanted.has(key)) continue;
-        const list = perObject.get(key) ?? [];
-        list.push(e);
-        perObject.set(key, list);
-      }
-      for (const list of perObject.values()) {
-        list.sort((a, b) => b.lastTimestamp.localeCompare(a.lastTimestamp));
-        out.push(...list.slice(0, MAX_EVENTS_PER_OBJECT));
       }
     }),
   );

@@ -2,7 +2,9 @@
 // for Flux objects. They live here because lib/db never imports lib/collector, while the collector already
 // depends on lib/db.
 import type { CaredFields } from "../kube/flux";
-import type { FluxObjectRecord, ProvisioningRecord } from "../kube/types";
+import type { CrossplaneNodeGroupRecord, FluxObjectRecord, ProvisioningRecord } from "../kube/types";
+import type { CrossplaneEksFacts } from "../fleet/cluster-facts";
+import type { ClusterProvisioning, ProvisionerVerdict } from "../fleet/provisioning";
 
 export type AccessVia = "hub" | "label-secret" | "flux-secret" | "crossplane-secret" | "eks";
 
@@ -28,8 +30,19 @@ export interface DiscoveredCluster {
   env: string | null;
   team: string | null;
   labels: Record<string, string>;
-  provisioners: ProvisioningRecord[];
+  provisioners: DiscoveredProvisioner[];
+  /** Crossplane NodeGroups of this cluster (either provider). */
+  nodeGroups: CrossplaneNodeGroupRecord[];
+  /** Crossplane is still creating it, or failed to: nothing to reach yet. */
+  provisioning: ClusterProvisioning | null;
+  /** The version Crossplane is asked to run. */
+  desiredVersion: string | null;
+  /** EKS facts Crossplane observed (status.atProvider), written when the EKS API cannot be asked. */
+  crossplaneFacts: CrossplaneEksFacts | null;
 }
+
+/** A Crossplane resource that provisions a cluster, with what it is doing (lib/fleet/provisioning.ts). */
+export type DiscoveredProvisioner = ProvisioningRecord & { verdict: ProvisionerVerdict };
 
 /** The result of polling one cluster's Kubernetes API. */
 export interface KubePollResult {
@@ -71,7 +84,8 @@ export interface ObjectUpsert {
 export interface TransitionRow {
   key: string;
   at: string;
-  change: "created" | "changed" | "deleted";
+  /** first-seen: found on the first poll of its cluster (it existed before we looked); created: appeared since. */
+  change: "first-seen" | "created" | "changed" | "deleted";
   fields: string[];
   previousHealth: string | null;
   cared: CaredFields;

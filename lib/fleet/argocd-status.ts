@@ -4,8 +4,8 @@
 // function in prose; keep them together.
 import type { ConditionLike, StoredHealth } from "./status";
 
-/** Our healths, plus "new" for an Application Argo CD has never reconciled (no status at all). */
-export type ArgoHealth = StoredHealth | "new";
+/** Our stored healths: "new" is an Application Argo CD has never reconciled (no status at all), as for Flux. */
+export type ArgoHealth = StoredHealth;
 
 export interface ArgoResourceHealthInput {
   group?: string | null;

@@ -73,6 +73,40 @@ describe("groupFailures", () => {
     expect(groups).toHaveLength(4);
   });
 
+  it("names the failure a remediation left behind, not the rollback that succeeded", () => {
+    const remediated = (cluster: string, release: number) =>
+      obj({
+        cluster,
+        kind: "HelmRelease",
+        namespace: "monitoring",
+        name: "kube-prometheus-stack",
+        readyReason: "RollbackSucceeded",
+        readyMessage: `Helm rollback to previous release monitoring/kube-prometheus-stack.v${release} with chart kube-prometheus-stack@58.1.0 succeeded`,
+        releasedReason: "UpgradeFailed",
+        releasedMessage: `Helm upgrade failed for release monitoring/kube-prometheus-stack with chart kube-prometheus-stack@58.2.0: context deadline exceeded`,
+      });
+    const groups = groupFailures([remediated("c1", 3), remediated("c2", 5)], now);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ reason: "UpgradeFailed", clusterCount: 2 });
+    expect(groups[0].message).toMatch(/^Helm upgrade failed .*context deadline exceeded$/);
+    // Without a Released condition (an older helm-controller), Ready's own words stay.
+    const [plain] = groupFailures([obj({ kind: "HelmRelease", readyReason: "RollbackSucceeded", readyMessage: "rolled back" })], now);
+    expect(plain).toMatchObject({ reason: "RollbackSucceeded", message: "rolled back" });
+    // Another failure keeps Ready's reason even when Released is False too.
+    const [install] = groupFailures(
+      [
+        obj({
+          kind: "HelmRelease",
+          readyReason: "InstallFailed",
+          readyMessage: "install failed",
+          releasedMessage: "install failed (Released)",
+        }),
+      ],
+      now,
+    );
+    expect(install).toMatchObject({ reason: "InstallFailed", message: "install failed" });
+  });
+
   it("ignores healthy, progressing and suspended objects", () => {
     expect(
       groupFailures(
@@ -266,5 +300,121 @@ describe("filtered grouping", () => {
     const groups = groupFailures([infra, apps], now, [], (o) => o.name === "apps");
     expect(groups).toHaveLength(1);
     expect(groups[0].members[0].rootCause?.name).toBe("infra");
+  });
+});
+
+describe("Crossplane problems and the clusters they provision", () => {
+  const createFailed = {
+    cluster: "staging-euw1-analytics",
+    kind: "Cluster",
+    namespace: "",
+    name: "staging-euw1-analytics",
+    reason: "ReconcileError",
+    message:
+      "create failed: async create failed: failed to create the resource: [{0 creating EKS Cluster (staging-euw1-analytics): operation error EKS: CreateCluster, https response error StatusCode: 400, RequestID: 7b1d0c2e-1f3a-4c5b-9d8e-0a1b2c3d4e5f, InvalidParameterException: Subnets specified must be in at least two different AZs  []}]",
+    since: "2026-11-21T11:22:00Z",
+    createFailed: true,
+  };
+  // A hub Kustomization deploying into the cluster through its (empty) connection secret.
+  const bootstrap = (cluster: string) =>
+    obj({
+      cluster: "hub",
+      name: `bootstrap-${cluster}`,
+      readyReason: "ReconciliationFailed",
+      readyMessage: `failed to get kubeconfig: secret 'flux-system/${cluster}-eks-connection' has no 'kubeconfig' key`,
+      appliesTo: cluster,
+    });
+
+  it("a resource that failed to create is a problem of its own kind, and what applies to its cluster follows it", () => {
+    const groups = groupFailures([bootstrap("staging-euw1-analytics")], now, [], () => true, { crossplane: [createFailed] });
+    expect(groups).toHaveLength(1);
+    const [g] = groups;
+    expect(g).toMatchObject({ kind: "Cluster", problem: "create-failed", reason: "ReconcileError", clusterCount: 1 });
+    expect(g.members[0]).toMatchObject({ url: "/clusters/staging-euw1-analytics#provisioning", failingForSeconds: 38 * 60 });
+    expect(g.pattern).not.toContain("7b1d0c2e");
+    expect(g.followers).toHaveLength(1);
+    expect(g.followers[0].members[0].rootCause).toMatchObject({ kind: "Cluster", name: "staging-euw1-analytics", health: "failing" });
+  });
+
+  it("a cluster still being created is the root cause of what waits for its secret, without being a failure", () => {
+    const groups = groupFailures([bootstrap("dev-use1-sandbox")], now, [], () => true, {
+      provisioning: new Map([["dev-use1-sandbox", "creating"]]),
+    });
+    expect(groups.map((g) => g.problem)).toEqual(["failing"]);
+    expect(groups[0].members[0].rootCause).toEqual({
+      cluster: "dev-use1-sandbox",
+      kind: "Cluster",
+      namespace: "",
+      name: "dev-use1-sandbox",
+      url: "/clusters/dev-use1-sandbox",
+      health: "progressing",
+    });
+  });
+
+  it("a failing resource of a cluster that exists is a Crossplane error, not a failed creation; filtered out it still explains", () => {
+    const auth = { ...createFailed, cluster: "prod-usw2-005", kind: "ClusterAuth", name: "prod-usw2-005", createFailed: false };
+    const groups = groupFailures([bootstrap("prod-usw2-005")], now, [], () => true, { crossplane: [auth] });
+    expect(groups[0].problem).toBe("crossplane");
+    const filtered = groupFailures([bootstrap("prod-usw2-005")], now, [], () => true, {
+      crossplane: [auth],
+      includeCrossplane: () => false,
+    });
+    expect(filtered.map((g) => g.problem)).toEqual(["failing"]);
+    expect(filtered[0].members[0].rootCause).toMatchObject({ kind: "ClusterAuth", name: "prod-usw2-005" });
+  });
+});
+
+describe("objects no controller picked up, and drift", () => {
+  it("groups unclaimed objects across clusters as one problem, waiting since their creation", () => {
+    const unclaimed = (cluster: string, created: string) =>
+      obj({
+        cluster,
+        kind: "HelmRelease",
+        namespace: "kube-system",
+        name: "aws-node-termination-handler",
+        health: "unclaimed",
+        storedHealth: "new",
+        readyReason: null,
+        readyMessage: null,
+        firstFailedAt: null,
+        createdAt: created,
+      });
+    const groups = groupFailures([unclaimed("c1", "2026-11-21T11:35:00Z"), unclaimed("c2", "2026-11-21T11:00:00Z")], now);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({
+      problem: "unclaimed",
+      reason: "NotReconciled",
+      clusterCount: 2,
+      firstFailedAt: "2026-11-21T11:00:00Z",
+      longestFailingSeconds: 3600,
+    });
+    expect(groups[0].message).toBe("Not picked up by its controller: no status written since it was created");
+    // A new object still within the threshold is no problem at all.
+    expect(groupFailures([obj({ health: "new", storedHealth: "new", createdAt: "2026-11-21T11:59:00Z" })], now)).toEqual([]);
+  });
+
+  it("lists drifted ready objects as their own kind of group, with the drift message, never as failing", () => {
+    const drifted = (cluster: string, release: number) =>
+      obj({
+        cluster,
+        kind: "HelmRelease",
+        namespace: "ingress-nginx",
+        name: "ingress-nginx",
+        health: "ready",
+        storedHealth: "ready",
+        healthDetail: "drifted",
+        readyReason: "UpgradeSucceeded",
+        driftMessage: `Cluster state of release ingress-nginx/ingress-nginx.v${release} has drifted from the desired state:\nDeployment/ingress-nginx/ingress-nginx-controller changed (0 additions, 1 changes, 0 removals)`,
+      });
+    const groups = groupFailures([drifted("c1", 4), drifted("c2", 7), obj({ health: "ready", storedHealth: "ready" })], now);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({
+      problem: "drifted",
+      reason: "DriftDetected",
+      clusterCount: 2,
+      firstFailedAt: null,
+      longestFailingSeconds: null,
+    });
+    expect(groups[0].message).toContain("has drifted from the desired state");
   });
 });

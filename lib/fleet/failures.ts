@@ -1,10 +1,11 @@
 // Failures across the fleet, grouped by cause: kind + health + reason + normalised message, so "the same
-// error in 37 clusters" is one row. A failure that only waits on another object (DependencyNotReady, a
+// error in 37 clusters" is one row. Objects no controller picked up ("unclaimed") are problems too; drift
+// is grouped the same way when asked for, and never counts as a failure. A failure that only waits on another object (DependencyNotReady, a
 // source that is not ready) points to the object at the end of that chain, its root cause; groups whose
 // members all wait on another group are nested under it as followers.
 import { isFluxKind } from "./kinds";
 import { normaliseMessage } from "./normalise";
-import { failingForSeconds, type Health, type StoredHealth } from "./status";
+import { failingForSeconds, unclaimedForSeconds, type Health, type HealthDetail, type StoredHealth } from "./status";
 import { clusterPath, objectPath } from "./urls";
 
 export interface ObjectRef {
@@ -19,14 +20,40 @@ export interface ProblemObjectInput extends ObjectRef {
   health: Health;
   /** Health at the last successful poll. */
   storedHealth: StoredHealth;
+  healthDetail?: HealthDetail | null;
+  /** metadata.creationTimestamp (or first seen): the start of an unclaimed object's wait. */
+  createdAt?: string | null;
+  /** The Drifted condition's message, for drifted objects. */
+  driftMessage?: string | null;
   readyReason: string | null;
   readyMessage: string | null;
   stalledReason?: string | null;
   stalledMessage?: string | null;
+  /** A HelmRelease's Released condition when it is False: the cause behind a remediation's Ready message. */
+  releasedReason?: string | null;
+  releasedMessage?: string | null;
   firstFailedAt: string | null;
   lastReconcileAt?: string | null;
   dependsOn?: Array<{ namespace?: string | null; name: string }>;
   source?: { kind: string; namespace: string; name: string } | null;
+  /** The cluster a hub object applies to (spec.kubeConfig), when it is another one. */
+  appliesTo?: string | null;
+}
+
+/**
+ * A Crossplane resource that failed (lib/fleet/provisioning.ts): Synced False, Ready False for another
+ * reason than Creating, or a failed async operation. `createFailed`: the cluster it provisions never came up.
+ */
+export interface CrossplaneProblemInput {
+  /** The cluster the resource provisions. */
+  cluster: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  reason: string | null;
+  message: string | null;
+  since: string | null;
+  createFailed: boolean;
 }
 
 export interface UnreachableClusterInput {
@@ -39,7 +66,12 @@ export interface UnreachableClusterInput {
   firstSeenAt?: string | null;
 }
 
-export type ProblemKind = "failing" | "stalled" | "stale" | "unreachable";
+/**
+ * "create-failed": Crossplane failed to create the cluster; "crossplane": a Crossplane resource of a cluster that exists failing;
+ * "unclaimed": no controller picked the object up; "drifted": a ready object whose live state drifted (not a failure).
+ */
+export type ProblemKind = "failing" | "stalled" | "stale" | "unclaimed" | "drifted" | "unreachable" | "create-failed" | "crossplane";
+type ObjectProblem = Exclude<ProblemKind, "unreachable" | "create-failed" | "crossplane">;
 
 export interface FailureMember extends ObjectRef {
   url: string;
@@ -52,6 +84,15 @@ export interface FailureMember extends ObjectRef {
   firstFailedAt: string | null;
   failingForSeconds: number | null;
   rootCause: (ObjectRef & { url: string; health: Health }) | null;
+}
+
+export interface GroupFailuresExtra {
+  /** Failed Crossplane resources, one problem each. */
+  crossplane?: CrossplaneProblemInput[];
+  /** Crossplane problems left out by a filter still serve as root causes; they just form no group. */
+  includeCrossplane?: (c: CrossplaneProblemInput) => boolean;
+  /** Clusters Crossplane is creating: objects that apply to them wait on them. */
+  provisioning?: Map<string, "creating" | "failed">;
 }
 
 export interface FailureGroup {
@@ -74,6 +115,7 @@ export interface FailureGroup {
 }
 
 const STALE_MESSAGE = "No reconcile for more than twice the interval";
+const UNCLAIMED_REASON = "NotReconciled";
 
 const refKey = (r: { cluster: string; kind: string; namespace: string; name: string }) =>
   `${r.cluster}\u0000${r.kind.toLowerCase()}\u0000${r.namespace}\u0000${r.name}`;
@@ -88,12 +130,22 @@ export function stableId(text: string): string {
   return (h >>> 0).toString(16).padStart(8, "0");
 }
 
-/** Which problem, if any, an object shows. Objects in unreachable clusters count by their last known state. */
-export function problemOf(o: Pick<ProblemObjectInput, "health" | "storedHealth">): Exclude<ProblemKind, "unreachable"> | null {
-  if (o.health === "failing" || o.health === "stalled" || o.health === "stale") return o.health;
+/**
+ * Which problem, if any, an object shows. Objects in unreachable clusters count by their last known state.
+ * "drifted" is a ready object whose live state differs from its release: listed when asked for, not a failure.
+ */
+export function problemOf(o: Pick<ProblemObjectInput, "health" | "storedHealth" | "healthDetail">): ObjectProblem | null {
+  if (o.health === "failing" || o.health === "stalled" || o.health === "stale" || o.health === "unclaimed") return o.health;
   if (o.health === "unknown" && (o.storedHealth === "failing" || o.storedHealth === "stalled")) return o.storedHealth;
+  if (o.health === "ready" && o.healthDetail === "drifted") return "drifted";
   return null;
 }
+
+/**
+ * What an unclaimed object's failure group says; how long each one has waited is beside it (a message that
+ * changed every minute would make every open /failures page reload every minute).
+ */
+export const UNCLAIMED_MESSAGE = "Not picked up by its controller: no status written since it was created";
 
 const DEPENDENCY_RE = /dependency '([^'/]+)\/([^']+)'/;
 const SOURCE_RE = /\b([A-Z][A-Za-z]+) '([^'/]+)\/([^']+)' is not ready/;
@@ -139,16 +191,33 @@ export function findRootCause(o: ProblemObjectInput, byKey: Map<string, ProblemO
   return root;
 }
 
-function describe(o: ProblemObjectInput, problem: Exclude<ProblemKind, "unreachable">): { reason: string; message: string } {
+/**
+ * Ready reasons helm-controller writes after a remediation worked: Ready says the rollback (or uninstall)
+ * succeeded, while the failure a person must fix is in Released (UpgradeFailed, InstallFailed).
+ */
+const REMEDIATION_REASONS: readonly string[] = ["RollbackSucceeded", "UninstallSucceeded"];
+
+/** The reason and message that explain a failing object: Released's for a remediated HelmRelease, else Ready's. */
+function failureCause(o: ProblemObjectInput): { reason: string | null; message: string | null } {
+  if (o.readyReason && REMEDIATION_REASONS.includes(o.readyReason) && o.releasedMessage) {
+    return { reason: o.releasedReason || o.readyReason, message: o.releasedMessage };
+  }
+  return { reason: o.readyReason, message: o.readyMessage };
+}
+
+function describe(o: ProblemObjectInput, problem: ObjectProblem): { reason: string; message: string } {
   if (problem === "stale") return { reason: "Stale", message: STALE_MESSAGE };
+  if (problem === "unclaimed") return { reason: UNCLAIMED_REASON, message: UNCLAIMED_MESSAGE };
+  if (problem === "drifted") return { reason: "DriftDetected", message: o.driftMessage || "Drifted from the desired state" };
   if (problem === "stalled") {
     // Stalled objects explain themselves in Ready; the Stalled condition names the terminal reason.
     return {
       reason: o.stalledReason || o.readyReason || "Stalled",
-      message: o.readyMessage || o.stalledMessage || "",
+      message: failureCause(o).message || o.stalledMessage || "",
     };
   }
-  return { reason: o.readyReason || "Failed", message: o.readyMessage || "" };
+  const cause = failureCause(o);
+  return { reason: cause.reason || "Failed", message: cause.message || "" };
 }
 
 function refOut(o: ProblemObjectInput) {
@@ -167,6 +236,7 @@ export function groupFailures(
   unreachable: UnreachableClusterInput[] = [],
   /** Objects left out by a filter still serve as root causes; they just form no group. */
   include: (o: ProblemObjectInput) => boolean = () => true,
+  extra: GroupFailuresExtra = {},
 ): FailureGroup[] {
   const byKey = new Map(objects.map((o) => [refKey(o), o]));
   const groups = new Map<string, FailureGroup>();
@@ -209,25 +279,78 @@ export function groupFailures(
     return p;
   };
 
+  // Failed Crossplane resources first: objects applying to their cluster point at them.
+  const crossplaneOf = new Map<string, FailureMember>();
+  for (const c of extra.crossplane ?? []) {
+    const problem: ProblemKind = c.createFailed ? "create-failed" : "crossplane";
+    const reason = c.reason || "ReconcileError";
+    const message = c.message || "";
+    const pattern = normalised(message);
+    const member: FailureMember = {
+      cluster: c.cluster,
+      kind: c.kind,
+      namespace: c.namespace,
+      name: c.name,
+      url: `${clusterPath(c.cluster)}#provisioning`,
+      health: "failing",
+      problem,
+      reason,
+      message,
+      firstFailedAt: c.since,
+      failingForSeconds: c.since ? Math.max(0, Math.floor((now.getTime() - new Date(c.since).getTime()) / 1000)) : null,
+      rootCause: null,
+    };
+    if (!crossplaneOf.has(c.cluster)) crossplaneOf.set(c.cluster, member);
+    if (extra.includeCrossplane && !extra.includeCrossplane(c)) continue;
+    const g = add(["Crossplane", c.kind, problem, reason, pattern].join("\u0001"), { kind: c.kind, problem, reason, pattern }, member);
+    memberGroup.set(refKey(member), g.id);
+  }
+
   for (const o of objects) {
     const problem = problemOf(o);
     if (!problem || !include(o)) continue;
     const { reason, message } = describe(o, problem);
     const pattern = normalised(message);
     const key = [o.kind, problem, reason, pattern].join("\u0001");
-    const root = problem === "stale" ? null : findRootCause(o, byKey);
+    // Stale, unclaimed and drifted objects wait on nothing: they are their own cause.
+    const ownCause = problem === "stale" || problem === "unclaimed" || problem === "drifted";
+    const root = ownCause ? null : findRootCause(o, byKey);
+    // A hub object applying to a cluster Crossplane has not finished: that cluster is why it fails.
+    const target = !root && !ownCause && o.appliesTo ? o.appliesTo : null;
+    const crossplaneRoot = target ? crossplaneOf.get(target) : undefined;
+    const provisioningRoot =
+      target && !crossplaneRoot && extra.provisioning?.has(target)
+        ? { cluster: target, kind: "Cluster", namespace: "", name: target, url: clusterPath(target), health: "progressing" as Health }
+        : null;
     const member: FailureMember = {
       ...refOut(o),
       problem,
       reason,
       message,
-      firstFailedAt: o.firstFailedAt,
-      failingForSeconds: problem === "stale" ? null : failingForSeconds(o.storedHealth, o.firstFailedAt, now),
-      rootCause: root ? refOut(root) : null,
+      firstFailedAt: problem === "unclaimed" ? (o.createdAt ?? null) : problem === "drifted" ? null : o.firstFailedAt,
+      failingForSeconds:
+        problem === "unclaimed"
+          ? unclaimedForSeconds(o.health, o.createdAt, now)
+          : problem === "stale" || problem === "drifted"
+            ? null
+            : failingForSeconds(o.storedHealth, o.firstFailedAt, now),
+      rootCause: root
+        ? refOut(root)
+        : crossplaneRoot
+          ? {
+              cluster: crossplaneRoot.cluster,
+              kind: crossplaneRoot.kind,
+              namespace: crossplaneRoot.namespace,
+              name: crossplaneRoot.name,
+              url: crossplaneRoot.url,
+              health: "failing",
+            }
+          : provisioningRoot,
     };
     const g = add(key, { kind: o.kind, problem, reason, pattern }, member);
     memberGroup.set(refKey(o), g.id);
     if (root) rootOf.set(member, refKey(root));
+    else if (crossplaneRoot) rootOf.set(member, refKey(crossplaneRoot));
   }
 
   for (const c of unreachable) {

@@ -12,7 +12,7 @@ const text = z
   .transform((v) => (v ? v : undefined));
 
 /** Health of a cluster as the fleet overview filters it. */
-export const CLUSTER_HEALTHS = ["healthy", "failing", "stale", "unreachable"] as const;
+export const CLUSTER_HEALTHS = ["healthy", "failing", "stale", "unreachable", "provisioning"] as const;
 export type ClusterHealth = (typeof CLUSTER_HEALTHS)[number];
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
@@ -30,7 +30,8 @@ export const fleetFiltersSchema = z.object({
 });
 export type FleetFilters = z.infer<typeof fleetFiltersSchema>;
 
-export const PROBLEMS = ["failing", "stalled", "stale", "unreachable"] as const;
+/** Problems /failures filters by; "drifted" lists ready objects whose live state drifted (not failures). */
+export const PROBLEMS = ["failing", "stalled", "stale", "unclaimed", "unreachable", "create-failed", "crossplane", "drifted"] as const;
 
 export const failureFiltersSchema = z.object({
   kind: z

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { decideGo, levenshtein, parseGoLabels, unnameableLabel, type GoCandidate } from "./go";
+import {
+  clusterNotReadYet,
+  decideGo,
+  levenshtein,
+  parseGoLabels,
+  resolveClusterLabel,
+  unnameableLabel,
+  type GoCandidate,
+  type GoCluster,
+} from "./go";
 
 const c = (cluster: string, kind: string, namespace: string, name: string, deleted = false): GoCandidate => ({
   cluster,
@@ -109,5 +118,58 @@ describe("unnameableLabel", () => {
     expect(unnameableLabel(parseGoLabels({ name: "a\u0000" }))).toBe("name");
     expect(unnameableLabel(parseGoLabels({ cluster: "a\tb" }))).toBe("cluster");
     expect(unnameableLabel(parseGoLabels({ exported_namespace: "\ud800x" }))).toBe("namespace");
+  });
+});
+
+describe("the cluster label on-call has", () => {
+  const known: GoCluster[] = [
+    { name: "prod-eu-1", eksArn: "arn:aws:eks:eu-west-1:111122223333:cluster/prod-eu-1", eksName: "prod-eu-1", region: "eu-west-1" },
+    // Known by its EKS name and region only (the ARN came from nowhere yet).
+    { name: "payments", eksArn: null, eksName: "payments-eks", region: "us-east-1" },
+    { name: "prod-eu-2", eksArn: null, eksName: null, region: null },
+  ];
+
+  it("an EKS cluster ARN resolves by ARN, else by EKS name and region", () => {
+    expect(resolveClusterLabel("arn:aws:eks:eu-west-1:111122223333:cluster/prod-eu-1", known)).toBe("prod-eu-1");
+    expect(resolveClusterLabel("arn:aws:eks:us-east-1:444455556666:cluster/payments-eks", known)).toBe("payments");
+    expect(resolveClusterLabel("arn:aws:eks:eu-central-1:444455556666:cluster/payments-eks", known)).toBeNull();
+    expect(resolveClusterLabel("arn:aws:eks:eu-west-1:111122223333:cluster/nope", known)).toBeNull();
+  });
+
+  it("our own name, or the same in another case, still resolves; anything else does not", () => {
+    expect(resolveClusterLabel("prod-eu-2", known)).toBe("prod-eu-2");
+    expect(resolveClusterLabel("PROD-EU-2", known)).toBe("prod-eu-2");
+    expect(resolveClusterLabel("arn:aws:iam::111122223333:role/x", known)).toBeNull();
+  });
+
+  it("a cluster never reached says why instead of 'no such object'", () => {
+    const neverReached: GoCluster = {
+      name: "staging-us-1",
+      eksArn: null,
+      eksName: null,
+      region: null,
+      neverReached: { error: "401 Unauthorized\n(details)", since: "2026-11-23T09:00:00.000Z" },
+    };
+    const d = decideGo(
+      parseGoLabels({ cluster: "staging-us-1", kind: "Kustomization", namespace: "flux-system", name: "apps" }),
+      pool,
+      clusters,
+      [neverReached],
+    );
+    expect(d).toMatchObject({
+      type: "not-found",
+      problem: "Cluster staging-us-1 was never reached: 401 Unauthorized since 2026-11-23T09:00:00.000Z. Its objects are not known yet.",
+    });
+  });
+
+  it("a cluster Crossplane is creating, or failed to create, says so", () => {
+    const base = { name: "x", eksArn: null, eksName: null, region: null };
+    expect(clusterNotReadYet({ ...base, provisioning: { state: "creating", since: "2026-11-23T09:54:00.000Z" } })).toBe(
+      "Cluster x is still being created by Crossplane since 2026-11-23T09:54:00.000Z: it has no objects yet.",
+    );
+    expect(clusterNotReadYet({ ...base, provisioning: { state: "failed", since: null } })).toBe(
+      "Cluster x was never created: Crossplane failed to create it.",
+    );
+    expect(clusterNotReadYet(base)).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // customresource_kind, exported_namespace, name), from controller metrics (kind, namespace, name), from
 // Flux events (involvedObject.*) and from Prometheus external labels (cluster). Pure: the caller looks
 // up candidates in the database and this module decides.
+import { parseEksArn } from "./eks-arn";
 import { resolveKind, type FluxKind } from "./kinds";
 import { clusterPath, objectPath } from "./urls";
 
@@ -151,11 +152,57 @@ export function nearestNames(text: string, names: string[], limit = 5): string[]
 
 const withUrl = (c: GoCandidate) => ({ ...c, url: objectPath(c) });
 
+export interface GoCluster {
+  name: string;
+  eksArn: string | null;
+  eksName: string | null;
+  region: string | null;
+  /** Never polled successfully: why, and since when (first seen). */
+  neverReached?: { error: string | null; since: string | null } | null;
+  /** Crossplane is still creating it (or failed to), since when. */
+  provisioning?: { state: "creating" | "failed"; since: string | null } | null;
+}
+
+/**
+ * The cluster a `cluster` label names: our name, the same in another case, or an EKS cluster ARN (the label
+ * many Prometheus setups carry) matched by ARN, else by EKS name and region. Null when none or several.
+ */
+export function resolveClusterLabel(label: string, clusters: GoCluster[]): string | null {
+  if (clusters.some((c) => c.name === label)) return label;
+  const arn = parseEksArn(label);
+  if (arn) {
+    const byArn = clusters.filter((c) => c.eksArn === arn.arn);
+    if (byArn.length === 1) return byArn[0].name;
+    const byName = clusters.filter((c) => (c.eksName ?? c.name) === arn.name && (!c.region || c.region === arn.region));
+    if (byName.length === 1) return byName[0].name;
+    return null;
+  }
+  const folded = clusters.filter((c) => c.name.toLowerCase() === label.toLowerCase());
+  return folded.length === 1 ? folded[0].name : null;
+}
+
+/** Why a known cluster has no objects to land on yet, in one line; null when it has been read. */
+export function clusterNotReadYet(c: GoCluster | undefined): string | null {
+  if (!c) return null;
+  if (c.provisioning) {
+    const since = c.provisioning.since ? ` since ${c.provisioning.since}` : "";
+    return c.provisioning.state === "failed"
+      ? `Cluster ${c.name} was never created: Crossplane failed to create it${since}.`
+      : `Cluster ${c.name} is still being created by Crossplane${since}: it has no objects yet.`;
+  }
+  if (c.neverReached) {
+    const error = c.neverReached.error?.split("\n")[0]?.trim() || "no answer";
+    return `Cluster ${c.name} was never reached: ${error}${c.neverReached.since ? ` since ${c.neverReached.since}` : ""}. Its objects are not known yet.`;
+  }
+  return null;
+}
+
 /**
  * Decides where /go sends the reader. `pool` holds the objects the labels could mean (at least those
- * of the named cluster, or those with a similar name fleet-wide); `clusterNames` every known cluster.
+ * of the named cluster, or those with a similar name fleet-wide); `clusterNames` every known cluster;
+ * `clusters` what is known of them (why one was never read).
  */
-export function decideGo(labels: GoLabels, pool: GoCandidate[], clusterNames: string[]): GoDecision {
+export function decideGo(labels: GoLabels, pool: GoCandidate[], clusterNames: string[], clusters: GoCluster[] = []): GoDecision {
   const clusterKnown = !labels.cluster || clusterNames.includes(labels.cluster);
   if (!clusterKnown) {
     return {
@@ -184,9 +231,10 @@ export function decideGo(labels: GoLabels, pool: GoCandidate[], clusterNames: st
   if (live.length === 1) return { type: "redirect", url: objectPath(live[0]) };
   if (matches.length > 1) return { type: "choose", candidates: matches.map(withUrl) };
   const what = [labels.kind ?? "object", [labels.namespaces[0], labels.name].filter(Boolean).join("/")].join(" ");
+  const notRead = labels.cluster ? clusterNotReadYet(clusters.find((c) => c.name === labels.cluster)) : null;
   return {
     type: "not-found",
-    problem: `No ${what}${labels.cluster ? ` in cluster ${labels.cluster}` : ""}.`,
+    problem: notRead ?? `No ${what}${labels.cluster ? ` in cluster ${labels.cluster}` : ""}.`,
     nearest: nearestCandidates(labels, pool).map(withUrl),
     nearestClusters: [],
   };

@@ -24,10 +24,14 @@ describe("normaliseMessage", () => {
     ],
     [
       "Helm test failed for release podinfo/podinfo.v1 with chart podinfo@6.5.3: 1 error occurred:\n\t* pod podinfo-fault-test-a0tew failed",
-      "Helm test failed for release podinfo/podinfo.v1 with chart podinfo@<version>: <n> error occurred: * pod podinfo-fault-test-<pod> failed",
+      "Helm test failed for release podinfo/podinfo.v<n> with chart podinfo@<version>: <n> error occurred: * pod podinfo-fault-test-<pod> failed",
     ],
     ["stored artifact: revision 'sha256:ed9457de'", "stored artifact: revision '<digest>'"],
     ["Failed to install after 1 attempt(s)", "Failed to install after <n> attempt(s)"],
+    [
+      "Cluster state of release ingress-nginx/ingress-nginx.v12 has drifted from the desired state:\nDeployment/ingress-nginx/ingress-nginx-controller changed (0 additions, 1 changes, 0 removals)",
+      "Cluster state of release ingress-nginx/ingress-nginx.v<n> has drifted from the desired state: Deployment/ingress-nginx/ingress-nginx-controller changed (<n> additions, <n> changes, <n> removals)",
+    ],
     ["back-off restarting pod podinfo-7c7b47f5f-8bhrp", "back-off restarting pod podinfo-<pod>"],
     ["uid 7d0cdc51-ddcf-4743-b223-83ca5c699632 at 2026-11-21T10:00:00Z", "uid <uid> at <time>"],
     ["dial tcp 10.0.12.7:443: i/o timeout", "dial tcp <ip>: i/o timeout"],
@@ -57,6 +61,50 @@ describe("normaliseMessage", () => {
     expect(normaliseMessage("dependency 'flux-system/infra' is not ready")).not.toBe(
       normaliseMessage("dependency 'flux-system/apps' is not ready"),
     );
+  });
+
+  describe("health-check resource lists, reordered on every retry", () => {
+    const entry = (ns: string, name: string, status = "InProgress") => `Deployment/${ns}/${name} status: '${status}'`;
+    const timeout = (entries: string[], took = "10m0.03s") =>
+      `health check failed after ${took}: timeout waiting for: [${entries.join(", ")}]`;
+
+    it("reads a reordered list as the same message, and a different list as another", () => {
+      const a = [entry("shop", "api"), entry("shop", "web"), entry("billing", "worker")];
+      expect(normaliseMessage(timeout(a))).toBe(normaliseMessage(timeout([a[2], a[0], a[1]], "10m0.91s")));
+      expect(normaliseMessage(timeout(a))).toBe(
+        "health check failed after <duration>: timeout waiting for: [Deployment/billing/worker status: 'InProgress', Deployment/shop/api status: 'InProgress', Deployment/shop/web status: 'InProgress']",
+      );
+      expect(normaliseMessage(timeout(a))).not.toBe(normaliseMessage(timeout(a.slice(0, 2))));
+      expect(normaliseMessage(timeout(a))).not.toBe(normaliseMessage(timeout([entry("shop", "api", "Failed"), a[1], a[2]])));
+    });
+
+    it("does the same for stalled resources, from kustomize-controller and helm-controller, text after the list kept", () => {
+      const stalled = (list: string[]) =>
+        `Helm upgrade failed for release shop/api with chart api@1.4.2: failed early due to stalled resources: [${list.join(", ")}] (retrying)`;
+      const a = [entry("shop", "api", "Failed"), `Job/shop/migrate status: 'Failed'`];
+      expect(normaliseMessage(stalled(a))).toBe(normaliseMessage(stalled([a[1], a[0]])));
+      expect(normaliseMessage(stalled(a))).toMatch(/\] \(retrying\)$/);
+    });
+
+    it("reads two retries of a list Flux trimmed to 32 KiB (different samples, a half entry at the end) as the same", () => {
+      // As the tenants health check on a big cluster: 760 Deployments, each retry in another order, trimmed.
+      // Names without digits, so that normalising numbers does not make them alike.
+      const word = (i: number) => `${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`;
+      const all = Array.from({ length: 380 }, (_, i) => [entry(`shop-${word(i)}`, "web"), entry(`billing-${word(i)}`, "worker")]).flat();
+      // Another order on each retry: every k-th entry first, then the rest.
+      const shuffled = (k: number) => [...all.filter((_, i) => i % k === 0), ...all.filter((_, i) => i % k !== 0).reverse()];
+      const trim = (m: string) => (m.length <= 32_768 ? m : `${m.slice(0, 32_765)}...`);
+      const first = trim(timeout(shuffled(3)));
+      const second = trim(timeout(shuffled(4), "10m1.2s"));
+      expect(first.length).toBe(32_768);
+      expect(first).not.toBe(second);
+      expect(normaliseMessage(first)).toBe(normaliseMessage(second));
+      expect(normaliseMessage(first)).toBe(
+        "health check failed after <duration>: timeout waiting for: [Deployment status: 'InProgress', …]",
+      );
+      // The untrimmed list is still told apart from another one.
+      expect(normaliseMessage(timeout(all))).not.toBe(normaliseMessage(timeout(all.slice(1))));
+    });
   });
 
   it("handles empty input", () => {

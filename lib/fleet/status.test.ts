@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { effectiveHealth, healthFromConditions, parseGoDuration, parseHealth, type ConditionLike } from "./status";
+import {
+  effectiveHealth,
+  objectVerdict,
+  parseGoDuration,
+  parseHealth,
+  unclaimedForSeconds,
+  UNCLAIMED_AFTER_SECONDS,
+  type ConditionLike,
+} from "./status";
 
 const cond = (type: string, status: string, reason = "", message = ""): ConditionLike => ({ type, status, reason, message });
 
-describe("healthFromConditions", () => {
+describe("objectVerdict", () => {
   it.each([
     ["Ready=True", { suspended: false, conditions: [cond("Ready", "True", "ReconciliationSucceeded")] }, "ready"],
     ["Ready=False", { suspended: false, conditions: [cond("Ready", "False", "BuildFailed")] }, "failing"],
@@ -13,7 +21,7 @@ describe("healthFromConditions", () => {
       "failing",
     ],
     ["Ready=Unknown", { suspended: false, conditions: [cond("Ready", "Unknown", "Progressing")] }, "progressing"],
-    ["no conditions yet", { suspended: false, conditions: [] }, "progressing"],
+    ["conditions but no Ready yet", { suspended: false, conditions: [cond("Reconciling", "True", "Progressing")] }, "progressing"],
     [
       "Stalled wins over Ready=False",
       { suspended: false, conditions: [cond("Ready", "False", "UpgradeFailed"), cond("Stalled", "True", "RetriesExceeded")] },
@@ -31,7 +39,51 @@ describe("healthFromConditions", () => {
       "ready",
     ],
   ] as const)("%s → %s", (_name, input, want) => {
-    expect(healthFromConditions({ ...input, conditions: [...input.conditions] })).toBe(want);
+    expect(objectVerdict({ ...input, conditions: [...input.conditions] }).health).toBe(want);
+  });
+
+  // Shapes read back from a real kube-apiserver with the Flux CRDs (the CRD defaults status on read).
+  it.each([
+    ["a new object: the CRD default status", { statusKeys: ["observedGeneration"], observedGeneration: -1 }, "new", null],
+    ["a new object read without defaulting", { statusKeys: null, observedGeneration: null }, "new", null],
+    ["an emptied status on any other kind", { statusKeys: [], observedGeneration: null }, "new", null],
+    [
+      "first controller patch keeps -1 next to Ready Unknown",
+      { statusKeys: ["observedGeneration", "conditions"], observedGeneration: -1, conditions: [cond("Ready", "Unknown", "Progressing")] },
+      "progressing",
+      null,
+    ],
+    ["a status with an artifact but no conditions is not new", { statusKeys: ["artifact"], observedGeneration: null }, "progressing", null],
+  ] as const)("%s → %s", (_name, input, health, detail) => {
+    const conditions = "conditions" in input ? [...input.conditions] : [];
+    expect(objectVerdict({ kind: "Kustomization", suspended: false, ...input, conditions })).toEqual({ health, detail });
+  });
+
+  it("an OCI HelmRepository with status {} is healthy and static; with the CRD default it is new", () => {
+    const oci = { kind: "HelmRepository", sourceType: "oci", suspended: false, conditions: [] };
+    expect(objectVerdict({ ...oci, statusKeys: [] })).toEqual({ health: "ready", detail: "static" });
+    expect(objectVerdict({ ...oci, statusKeys: ["observedGeneration"], observedGeneration: -1 })).toEqual({ health: "new", detail: null });
+    // An https HelmRepository with an emptied status is not static: it is simply not reconciled.
+    expect(objectVerdict({ ...oci, sourceType: "default", statusKeys: [] })).toEqual({ health: "new", detail: null });
+    // Suspended still wins.
+    expect(objectVerdict({ ...oci, suspended: true, statusKeys: [] }).health).toBe("suspended");
+  });
+
+  it("Ready with Drifted=True is ready and drifted, never failing; Drifted=False is plain ready", () => {
+    const upgraded = cond("Ready", "True", "UpgradeSucceeded");
+    expect(objectVerdict({ suspended: false, conditions: [upgraded, cond("Drifted", "True", "DriftDetected")] })).toEqual({
+      health: "ready",
+      detail: "drifted",
+    });
+    expect(objectVerdict({ suspended: false, conditions: [upgraded, cond("Drifted", "False", "NoDriftDetected")] })).toEqual({
+      health: "ready",
+      detail: null,
+    });
+    // Failing wins over drift: the failure is what to act on.
+    expect(objectVerdict({ suspended: false, conditions: [cond("Ready", "False"), cond("Drifted", "True")] })).toEqual({
+      health: "failing",
+      detail: null,
+    });
   });
 });
 
@@ -86,6 +138,29 @@ describe("effectiveHealth", () => {
     ],
   ] as const)("%s", (_name, input, want) => {
     expect(effectiveHealth({ ...input, now })).toBe(want);
+  });
+});
+
+describe("new and unclaimed", () => {
+  const now = new Date("2026-11-21T12:00:00Z");
+  const created = (secondsAgo: number) => new Date(now.getTime() - secondsAgo * 1000).toISOString();
+  it("a new object stays new until the threshold, then is unclaimed (not picked up by its controller)", () => {
+    expect(effectiveHealth({ stored: "new", createdAt: created(30), clusterReachable: true, now })).toBe("new");
+    expect(effectiveHealth({ stored: "new", createdAt: created(UNCLAIMED_AFTER_SECONDS), clusterReachable: true, now })).toBe("new");
+    expect(effectiveHealth({ stored: "new", createdAt: created(UNCLAIMED_AFTER_SECONDS + 1), clusterReachable: true, now })).toBe(
+      "unclaimed",
+    );
+    // Unknown creation time: never guessed into a problem.
+    expect(effectiveHealth({ stored: "new", createdAt: null, clusterReachable: true, now })).toBe("new");
+    // An unreachable cluster says unknown, as for every other health.
+    expect(effectiveHealth({ stored: "new", createdAt: created(3600), clusterReachable: false, now })).toBe("unknown");
+  });
+
+  it("counts the wait from creation, for new and unclaimed objects only", () => {
+    expect(unclaimedForSeconds("unclaimed", created(1500), now)).toBe(1500);
+    expect(unclaimedForSeconds("new", created(20), now)).toBe(20);
+    expect(unclaimedForSeconds("failing", created(20), now)).toBeNull();
+    expect(unclaimedForSeconds("new", null, now)).toBeNull();
   });
 });
 

@@ -1,15 +1,36 @@
 // Status semantics: the one place that decides an object's health. The collector stores the part that
 // depends only on the object (health at collection time); pages add what depends on the clock and on
-// the cluster (stale, unknown) when they read.
+// the cluster (stale, unclaimed, unknown) when they read.
 
-export const STORED_HEALTHS = ["ready", "failing", "progressing", "suspended", "stalled"] as const;
+/**
+ * Health from the object alone. "new": created, but its controller has written nothing yet (the CRD's
+ * default `status: {observedGeneration: -1}`, no conditions).
+ */
+export const STORED_HEALTHS = ["ready", "failing", "progressing", "suspended", "stalled", "new"] as const;
 export type StoredHealth = (typeof STORED_HEALTHS)[number];
-export const HEALTHS = [...STORED_HEALTHS, "stale", "unknown"] as const;
+/**
+ * Plus what depends on the clock or the cluster: "stale" (no reconcile for 2 × interval + margin),
+ * "unclaimed" (still new UNCLAIMED_AFTER_SECONDS after creation: no controller picked it up) and
+ * "unknown" (cluster unreachable: the last known state is shown beside it).
+ */
+export const HEALTHS = [...STORED_HEALTHS, "stale", "unclaimed", "unknown"] as const;
 export type Health = (typeof HEALTHS)[number];
+
+/**
+ * Why a healthy object reads differently: "static" (an OCI HelmRepository, which source-controller no
+ * longer reconciles: `status: {}` forever) or "drifted" (Ready, but helm-controller found the cluster
+ * differing from the release: Drifted=True). Neither counts as a problem.
+ */
+export const HEALTH_DETAILS = ["static", "drifted"] as const;
+export type HealthDetail = (typeof HEALTH_DETAILS)[number];
 
 /** A health read back as text: a value this version does not know reads as "unknown", never as a guess. */
 export function parseHealth(value: string | null | undefined): Health {
   return HEALTHS.find((h) => h === value) ?? "unknown";
+}
+
+export function parseHealthDetail(value: string | null | undefined): HealthDetail | null {
+  return HEALTH_DETAILS.find((d) => d === value) ?? null;
 }
 
 export interface ConditionLike {
@@ -21,28 +42,67 @@ export interface ConditionLike {
 }
 
 export interface ObjectStatusInput {
+  kind?: string;
   suspended: boolean;
   conditions: ConditionLike[];
   generation?: number | null;
   observedGeneration?: number | null;
+  /**
+   * The keys of `status` that hold a value (an empty list for `status: {}`); null when the object has
+   * no status at all. Needed to tell "never reconciled" from "reconciled, nothing to say".
+   */
+  statusKeys?: readonly string[] | null;
+  /** spec.type of a HelmRepository ("oci" or "default"). */
+  sourceType?: string | null;
+}
+
+export interface ObjectVerdict {
+  health: StoredHealth;
+  detail: HealthDetail | null;
 }
 
 const find = (conditions: ConditionLike[], type: string) => conditions.find((c) => c.type === type);
 
-/** Health from the object alone, as Flux's conditions describe it (kstatus-like). */
-export function healthFromConditions(input: ObjectStatusInput): StoredHealth {
-  if (input.suspended) return "suspended";
+/** Whether the controller has written nothing: the CRD default (observedGeneration -1) or an empty status. */
+function neverReconciled(input: ObjectStatusInput): boolean {
+  if (input.conditions.length) return false;
+  const keys = input.statusKeys ?? [];
+  if (keys.some((k) => k !== "observedGeneration")) return false;
+  const og = input.observedGeneration;
+  return og == null || og <= 0;
+}
+
+/**
+ * The verdict on one object, from what its controller wrote (kstatus-like), for Flux objects as the
+ * controllers really leave them: an OCI HelmRepository ends at `status: {}` and is healthy; an object no
+ * controller has touched reads `status: {observedGeneration: -1}` and is new, never "progressing".
+ */
+export function objectVerdict(input: ObjectStatusInput): ObjectVerdict {
+  if (input.suspended) return { health: "suspended", detail: null };
   const stalled = find(input.conditions, "Stalled");
-  if (stalled?.status === "True") return "stalled";
+  if (stalled?.status === "True") return { health: "stalled", detail: null };
   const ready = find(input.conditions, "Ready");
-  if (ready?.status === "False") return "failing";
+  if (ready?.status === "False") return { health: "failing", detail: null };
   if (ready?.status === "True") {
     // A spec change the controller has not seen yet: the Ready verdict is about the old spec.
     const { generation, observedGeneration } = input;
-    if (generation != null && observedGeneration != null && observedGeneration < generation) return "progressing";
-    return "ready";
+    if (generation != null && observedGeneration != null && observedGeneration > 0 && observedGeneration < generation) {
+      return { health: "progressing", detail: null };
+    }
+    const drifted = find(input.conditions, "Drifted")?.status === "True";
+    return { health: "ready", detail: drifted ? "drifted" : null };
   }
-  return "progressing";
+  if (!ready) {
+    const isStatic =
+      input.kind === "HelmRepository" &&
+      input.sourceType === "oci" &&
+      input.conditions.length === 0 &&
+      input.statusKeys != null &&
+      input.statusKeys.length === 0;
+    if (isStatic) return { health: "ready", detail: "static" };
+    if (neverReconciled(input)) return { health: "new", detail: null };
+  }
+  return { health: "progressing", detail: null };
 }
 
 /** Extra time beyond two intervals before an object counts as stale (controller restarts, jitter). */
@@ -55,6 +115,13 @@ export const STALE_MARGIN_SECONDS = 300;
  */
 export const STALE_KINDS: readonly string[] = ["Kustomization"];
 
+/**
+ * How long a new object may wait for its controller before it counts as a problem ("unclaimed": not
+ * picked up by its controller). A running controller writes its first conditions within seconds; ten
+ * minutes leaves room for a controller restart or a long work queue. Documented in README (health).
+ */
+export const UNCLAIMED_AFTER_SECONDS = 600;
+
 export interface EffectiveHealthInput {
   stored: StoredHealth;
   /** spec.interval in seconds, when known. */
@@ -63,6 +130,8 @@ export interface EffectiveHealthInput {
   lastReconcileAt?: Date | string | null;
   /** The object's kind: only STALE_KINDS can be stale (when given). */
   kind?: string;
+  /** metadata.creationTimestamp (our first-seen time when unknown): how long a new object has waited. */
+  createdAt?: Date | string | null;
   /** False when the last poll of the cluster failed: what we show is the last known state. */
   clusterReachable: boolean;
   now: Date;
@@ -71,6 +140,10 @@ export interface EffectiveHealthInput {
 /** Health as a page shows it now. */
 export function effectiveHealth(input: EffectiveHealthInput): Health {
   if (!input.clusterReachable) return "unknown";
+  if (input.stored === "new") {
+    const waited = unclaimedForSeconds("new", input.createdAt, input.now);
+    return waited != null && waited > UNCLAIMED_AFTER_SECONDS ? "unclaimed" : "new";
+  }
   if (input.stored !== "ready" && input.stored !== "progressing") return input.stored;
   if (input.intervalSeconds && input.lastReconcileAt && (!input.kind || STALE_KINDS.includes(input.kind))) {
     const last = new Date(input.lastReconcileAt).getTime();
@@ -79,6 +152,16 @@ export function effectiveHealth(input: EffectiveHealthInput): Health {
   }
   return input.stored;
 }
+
+/** Seconds a new (or unclaimed) object has been waiting for its controller; null for any other health. */
+export function unclaimedForSeconds(health: Health, createdAt: Date | string | null | undefined, now: Date): number | null {
+  if ((health !== "new" && health !== "unclaimed") || !createdAt) return null;
+  const t = new Date(createdAt).getTime();
+  return Number.isNaN(t) ? null : Math.max(0, Math.floor((now.getTime() - t) / 1000));
+}
+
+/** The problems a page counts: what a person must act on (drift, new and static objects are not). */
+export const PROBLEM_HEALTHS: readonly Health[] = ["stalled", "failing", "unclaimed", "stale"];
 
 /** Parses Go durations as Flux writes them ("10m", "1h30m", "45s", "2.5s") into seconds. */
 export function parseGoDuration(text: string | null | undefined): number | null {
@@ -96,26 +179,40 @@ export function parseGoDuration(text: string | null | undefined): number | null 
 }
 
 /** Worst first: the order health is sorted and summarised in. */
-export const HEALTH_ORDER: readonly Health[] = ["stalled", "failing", "stale", "unknown", "progressing", "suspended", "ready"];
+export const HEALTH_ORDER: readonly Health[] = [
+  "stalled",
+  "failing",
+  "unclaimed",
+  "stale",
+  "unknown",
+  "progressing",
+  "new",
+  "suspended",
+  "ready",
+];
 
 export function healthRank(health: Health): number {
   return HEALTH_ORDER.indexOf(health);
 }
 
-export type Reachability = "reachable" | "unreachable" | "pending" | "gone";
+export type Reachability = "reachable" | "unreachable" | "pending" | "provisioning" | "gone";
 
 export interface ReachabilityInput {
   lifecycle?: string | null;
   lastSuccessAt?: Date | string | null;
   lastErrorAt?: Date | string | null;
+  /** Crossplane is creating the cluster (or failed to), so there is no kubeconfig to reach it with yet. */
+  provisioning?: string | null;
 }
 
 /**
  * Whether the last poll of a cluster worked. "pending" is a cluster discovered but not yet polled;
+ * "provisioning" one Crossplane is still creating (nothing to reach yet: neither up nor down);
  * "gone" one that discovery no longer finds (its history stays).
  */
 export function clusterReachability(c: ReachabilityInput): Reachability {
   if (c.lifecycle === "gone") return "gone";
+  if (c.provisioning) return "provisioning";
   const ok = c.lastSuccessAt ? new Date(c.lastSuccessAt).getTime() : null;
   const err = c.lastErrorAt ? new Date(c.lastErrorAt).getTime() : null;
   if (ok == null) return err == null ? "pending" : "unreachable";

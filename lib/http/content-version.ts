@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
  * Keys that change on every read without anything a person would call a change: the time of the answer
  * and durations counted from now. The page shows those from the browser's clock instead.
  */
-const VOLATILE_KEYS = ["generatedAt", "failingForSeconds"] as const;
+const VOLATILE_KEYS = ["generatedAt", "failingForSeconds", "waitingForSeconds"] as const;
 
 /**
  * An object page does not show when its cluster was last polled (only whether it is reachable), so a

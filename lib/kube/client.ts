@@ -1,12 +1,11 @@
 // An HTTPS client for one cluster's API server. Authentication and TLS material come from a client-node
 // KubeConfig (static tokens, client certificates, exec plugins, in-cluster service accounts); requests go
 // through one keep-alive agent per cluster, with a deadline per request and retries with backoff + jitter.
-import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import { KubeConfig } from "@kubernetes/client-node";
-import { backoffMs, classifyHttpError, classifyNetworkError, ClusterRequestError } from "./errors";
-import { oneLine } from "../errors";
+import { connectionSettings, serverOf, type TlsMaterial, tlsFingerprint } from "./connection";
+import { backoffMs, classifyNetworkError, ClusterRequestError, jsonOrError } from "./errors";
 
 export interface ClientOptions {
   /** Deadline of one HTTP request (connect to last byte). */
@@ -37,15 +36,8 @@ interface Prepared {
 // or client certificate gets a fresh agent.
 const agents = new Map<string, { fingerprint: string; agent: http.Agent }>();
 
-function agentFor(clusterKey: string, isHttps: boolean, tls: https.AgentOptions): http.Agent {
-  const fingerprint = createHash("sha1")
-    .update(String(isHttps))
-    .update(String(tls.ca ?? ""))
-    .update(String(tls.cert ?? ""))
-    .update(String(tls.key ?? ""))
-    .update(String(tls.rejectUnauthorized))
-    .update(String(tls.servername ?? ""))
-    .digest("hex");
+function agentFor(clusterKey: string, isHttps: boolean, tls: TlsMaterial): http.Agent {
+  const fingerprint = tlsFingerprint(isHttps, tls);
   const existing = agents.get(clusterKey);
   if (existing?.fingerprint === fingerprint) return existing.agent;
   existing?.agent.destroy();
@@ -70,35 +62,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client for the current context of `kc`. `clusterKey` identifies the agent to reuse across cycles. */
 export function createClusterClient(clusterKey: string, kc: KubeConfig, options: ClientOptions): KubeClusterClient {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster?.server) throw new ClusterRequestError("kubeconfig has no server for its current context", "other");
-  const server = cluster.server.replace(/\/+$/, "");
+  const server = serverOf(kc);
   let prepared: Promise<Prepared> | undefined;
   let requests = 0;
   const attempts = options.attempts ?? 3;
 
   const prepare = (): Promise<Prepared> =>
-    (prepared ??= (async () => {
-      const opts: https.RequestOptions & { headers: Record<string, string> } = { headers: {} };
-      try {
-        await kc.applyToHTTPSOptions(opts);
-      } catch (err) {
+    (prepared ??= connectionSettings(kc).then(
+      ({ url, headers, tls }) => ({ url, headers, agent: agentFor(clusterKey, url.protocol === "https:", tls) }),
+      (err: unknown) => {
         prepared = undefined;
-        throw new ClusterRequestError(`credentials unavailable: ${oneLine(err)}`, "auth");
-      }
-      const url = new URL(server);
-      const headers: Record<string, string> = { Accept: "application/json", "User-Agent": "crows-nest-collector" };
-      for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
-      if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString("base64")}`;
-      const tls: https.AgentOptions = {
-        ca: opts.ca,
-        cert: opts.cert,
-        key: opts.key,
-        servername: opts.servername,
-        rejectUnauthorized: opts.rejectUnauthorized,
-      };
-      return { url, agent: agentFor(clusterKey, url.protocol === "https:", tls), headers };
-    })());
+        throw err;
+      },
+    ));
 
   async function once(method: string, path: string, body: string | undefined, contentType: string | undefined): Promise<unknown> {
     const p = await prepare();
@@ -121,23 +97,13 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
           res.on("end", () => {
             clearTimeout(timer);
             const status = res.statusCode ?? 0;
-            const text = Buffer.concat(chunks).toString("utf8");
-            let parsed: unknown;
-            try {
-              parsed = text ? JSON.parse(text) : undefined;
-            } catch {
-              parsed = undefined;
-            }
-            if (status >= 200 && status < 300) {
-              if (parsed === undefined && text) {
-                fail(new ClusterRequestError(`invalid JSON in a ${status} response (${text.length} bytes, truncated?)`, "other"));
-                return;
-              }
-              options.onRequest?.({ ok: true, status, ms: Date.now() - started });
-              resolve(parsed);
+            const result = jsonOrError(status, Buffer.concat(chunks).toString("utf8"), res.headers["retry-after"]);
+            if (!result.ok) {
+              fail(result.error);
               return;
             }
-            fail(classifyHttpError(status, parsed, res.headers["retry-after"]));
+            options.onRequest?.({ ok: true, status, ms: Date.now() - started });
+            resolve(result.value);
           });
         },
       );

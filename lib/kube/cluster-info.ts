@@ -22,8 +22,10 @@ export function toKubeEvent(raw: Raw): KubeEventRecord | null {
   const last = iso(raw.lastTimestamp) ?? iso(series.lastObservedTime) ?? first;
   if (!first || !last) return null;
   const count = typeof raw.count === "number" ? raw.count : typeof series.count === "number" ? series.count : 1;
+  const involvedApiVersion = str(involved.apiVersion);
   return {
     uid,
+    involvedApiVersion,
     involvedKind: kind,
     involvedNamespace: str(involved.namespace) ?? "",
     involvedName: name,
@@ -34,7 +36,19 @@ export function toKubeEvent(raw: Raw): KubeEventRecord | null {
     firstTimestamp: first,
     lastTimestamp: last,
     reportingController: str(raw.reportingComponent) ?? str(obj(raw.source).component),
+    revision: fluxEventRevision(involvedApiVersion, obj(metadata.annotations)),
   };
+}
+
+/**
+ * The revision Flux writes on its Events as the annotation `<group of the object>/revision`
+ * (kustomize.toolkit.fluxcd.io/revision, helm.toolkit.fluxcd.io/revision — the chart version —,
+ * source.toolkit.fluxcd.io/revision). Null for Events without one (DriftDetected, dependency waits).
+ */
+export function fluxEventRevision(apiVersion: string | null, annotations: Raw): string | null {
+  const group = apiVersion?.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : null;
+  if (!group?.endsWith(".toolkit.fluxcd.io")) return null;
+  return str(annotations[`${group}/revision`]);
 }
 
 /** { kubeletVersion: count } over the nodes of a cluster. */

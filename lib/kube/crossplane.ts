@@ -1,8 +1,8 @@
 // Crossplane resources that provision spokes and publish their connection secrets, and the other hub
 // objects that point at a spoke's kubeconfig (Flux kubeConfig.secretRef).
 import { toConditions } from "./flux";
-import type { ProvisioningRecord, SecretRef } from "./types";
-import { arr, obj, type Raw, str } from "./raw";
+import type { CrossplaneNodeGroupRecord, ProvisioningRecord, SecretRef } from "./types";
+import { arr, num, obj, type Raw, str } from "./raw";
 
 export interface ProvisionerKind {
   group: string;
@@ -19,6 +19,18 @@ export const PROVISIONER_KINDS: readonly ProvisionerKind[] = [
   { group: "eks.aws.upbound.io", plural: "clusterauths", kind: "ClusterAuth", versions: ["v1beta1"], namespaced: false },
   { group: "eks.aws.m.upbound.io", plural: "clusterauths", kind: "ClusterAuth", versions: ["v1beta1"], namespaced: true },
 ];
+
+/**
+ * EKS node groups Crossplane manages. Upbound serves v1beta1 (nested blocks as lists) and v1beta2 (objects,
+ * the storage version); the server's preferred version is read and both shapes are understood.
+ */
+export const NODE_GROUP_KINDS: readonly ProvisionerKind[] = [
+  { group: "eks.aws.crossplane.io", plural: "nodegroups", kind: "NodeGroup", versions: ["v1alpha1"], namespaced: false },
+  { group: "eks.aws.upbound.io", plural: "nodegroups", kind: "NodeGroup", versions: ["v1beta2", "v1beta1"], namespaced: false },
+];
+
+/** A nested Terraform block: an object in Upbound v1beta2, a one-element list in v1beta1. */
+const block = (v: unknown): Raw => (Array.isArray(v) ? obj(v[0]) : obj(v));
 
 /** Where a Crossplane resource writes its connection secret (namespace defaults to the resource's own). */
 export function connectionSecretOf(raw: Raw): SecretRef | null {
@@ -47,6 +59,8 @@ export function toProvisioningRecord(raw: Raw): ProvisioningRecord {
   const secret = connectionSecretOf(raw);
   const forProvider = obj(obj(raw.spec).forProvider);
   const parameters = obj(obj(raw.spec).parameters);
+  // ClusterAuth's atProvider holds only lastRefreshTime; composites carry no EKS facts of their own.
+  const atProvider = kind === "ClusterAuth" ? {} : obj(obj(raw.status).atProvider);
   return {
     apiVersion: str(raw.apiVersion) ?? "",
     kind,
@@ -61,6 +75,50 @@ export function toProvisioningRecord(raw: Raw): ProvisioningRecord {
     secretName: secret?.name ?? null,
     eksName: eksNameOf(kind, raw),
     region: str(forProvider.region) ?? str(parameters.region),
+    createdAt: str(metadata.creationTimestamp),
+    desiredVersion: kind === "ClusterAuth" ? null : str(forProvider.version),
+    eksArn: str(atProvider.arn),
+    version: str(atProvider.version),
+    platformVersion: str(atProvider.platformVersion),
+    eksStatus: str(atProvider.status),
+    supportType: str(block(atProvider.upgradePolicy).supportType) ?? str(block(forProvider.upgradePolicy).supportType),
+    secret: null,
+  };
+}
+
+/** A Crossplane NodeGroup of either provider, in either Upbound shape. */
+export function toCrossplaneNodeGroup(raw: Raw): CrossplaneNodeGroupRecord {
+  const metadata = obj(raw.metadata);
+  const spec = obj(raw.spec);
+  const forProvider = obj(spec.forProvider);
+  const atProvider = obj(obj(raw.status).atProvider);
+  const conditions = toConditions(obj(raw.status).conditions);
+  const ready = conditions.find((c) => c.type === "Ready");
+  const synced = conditions.find((c) => c.type === "Synced");
+  const observedScaling = block(atProvider.scalingConfig);
+  const desiredScaling = block(forProvider.scalingConfig);
+  const resourceName = str(metadata.name) ?? "";
+  const instanceTypes = arr(atProvider.instanceTypes).length ? arr(atProvider.instanceTypes) : arr(forProvider.instanceTypes);
+  return {
+    apiVersion: str(raw.apiVersion) ?? "",
+    kind: str(raw.kind) ?? "NodeGroup",
+    resourceName,
+    name: str(obj(metadata.annotations)["crossplane.io/external-name"]) ?? resourceName,
+    clusterName: str(forProvider.clusterName) ?? str(atProvider.clusterName),
+    clusterRef: str(obj(forProvider.clusterNameRef).name),
+    version: str(atProvider.version),
+    releaseVersion: str(atProvider.releaseVersion),
+    status: str(atProvider.status),
+    capacityType: str(atProvider.capacityType) ?? str(forProvider.capacityType),
+    amiType: str(atProvider.amiType) ?? str(forProvider.amiType),
+    instanceTypes: instanceTypes.filter((t): t is string => typeof t === "string"),
+    desiredSize: num(observedScaling.desiredSize) ?? num(desiredScaling.desiredSize),
+    minSize: num(observedScaling.minSize) ?? num(desiredScaling.minSize),
+    maxSize: num(observedScaling.maxSize) ?? num(desiredScaling.maxSize),
+    ready: ready?.status ?? null,
+    readyReason: ready?.reason ?? null,
+    synced: synced?.status ?? null,
+    syncedReason: synced?.reason ?? null,
   };
 }
 

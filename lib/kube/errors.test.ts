@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFixture } from "./fixtures";
-import { backoffMs, classifyHttpError, classifyNetworkError, parseRetryAfter } from "./errors";
+import { backoffMs, classifyHttpError, classifyNetworkError, jsonOrError, parseRetryAfter } from "./errors";
 
 describe("error classification", () => {
   it("classifies HTTP statuses from recorded API server answers", () => {
@@ -14,6 +14,15 @@ describe("error classification", () => {
     expect(classifyHttpError(503, {}).retryable).toBe(true);
     expect(classifyHttpError(429, {}, "3")).toMatchObject({ retryAfterSeconds: 3, retryable: true });
     expect(classifyHttpError(404, {}).retryable).toBe(false);
+  });
+
+  it("reads a whole response as its JSON or the error it means", () => {
+    expect(jsonOrError(200, '{"kind":"List"}')).toEqual({ ok: true, value: { kind: "List" } });
+    const truncated = jsonOrError(200, '{"kind":"Li');
+    expect(!truncated.ok && truncated.error.message).toBe("invalid JSON in a 200 response (11 bytes, truncated?)");
+    const expired = readFixture("08-list-continue-expired.http");
+    const gone = jsonOrError(expired.status, JSON.stringify(expired.body), null);
+    expect(!gone.ok && gone.error).toMatchObject({ status: 410, reason: "Expired" });
   });
 
   it("classifies network errors by code", () => {

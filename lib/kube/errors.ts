@@ -77,6 +77,28 @@ export function classifyHttpError(status: number, body: unknown, retryAfterHeade
   return new ClusterRequestError(`HTTP ${status}${reason ? ` ${reason}` : ""}: ${firstLine(message)}`, kind, status, reason, retryAfter);
 }
 
+/** A response read to its end: its JSON when 2xx, else what went wrong (the server's Status, or a body that is not JSON). */
+export function jsonOrError(
+  status: number,
+  text: string,
+  retryAfterHeader?: string | null,
+): { ok: true; value: unknown } | { ok: false; error: ClusterRequestError } {
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (status < 200 || status >= 300) return { ok: false, error: classifyHttpError(status, parsed, retryAfterHeader) };
+  if (parsed === undefined && text) {
+    return {
+      ok: false,
+      error: new ClusterRequestError(`invalid JSON in a ${status} response (${text.length} bytes, truncated?)`, "other"),
+    };
+  }
+  return { ok: true, value: parsed };
+}
+
 /** Retry-After in seconds (delta-seconds or HTTP date), or undefined. */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;

@@ -1,6 +1,6 @@
 // Flux kinds the collector lists and the mapper from a raw Flux object to our FluxObjectRecord.
 import { createHash } from "node:crypto";
-import { healthFromConditions, parseGoDuration } from "../fleet/status";
+import { objectVerdict, parseGoDuration } from "../fleet/status";
 import type { Condition, FluxKind, FluxObjectRecord } from "./types";
 import { arr, num, obj, type Raw, str } from "./raw";
 
@@ -80,6 +80,16 @@ export function toFluxObject(kind: FluxKind, raw: Raw): FluxObjectRecord {
   const artifact = obj(status.artifact);
   const history = arr(status.history).slice(0, 5);
   const first = obj(history[0]);
+  const hasStatus = raw.status != null && typeof raw.status === "object" && !Array.isArray(raw.status);
+  const verdict = objectVerdict({
+    kind,
+    suspended,
+    conditions,
+    generation,
+    observedGeneration,
+    statusKeys: hasStatus ? Object.keys(status).filter((k) => status[k] != null) : null,
+    sourceType: str(spec.type),
+  });
 
   const record: FluxObjectRecord = {
     kind,
@@ -89,7 +99,9 @@ export function toFluxObject(kind: FluxKind, raw: Raw): FluxObjectRecord {
     uid: str(metadata.uid),
     generation,
     observedGeneration,
-    health: healthFromConditions({ suspended, conditions, generation, observedGeneration }),
+    health: verdict.health,
+    healthDetail: verdict.detail,
+    creationTimestamp: isoOrNull(metadata.creationTimestamp),
     readyStatus: ready?.status ?? null,
     readyReason: ready?.reason ?? null,
     readyMessage: ready?.message ?? null,
@@ -107,8 +119,11 @@ export function toFluxObject(kind: FluxKind, raw: Raw): FluxObjectRecord {
     url: str(spec.url),
     chartName: null,
     chartVersion: null,
+    deployedChartVersion: null,
     appVersion: null,
     desiredChartVersion: null,
+    helmChartNamespace: null,
+    helmChartName: null,
     dependsOn: dependsOnOf(spec, namespace),
     interval: str(spec.interval),
     intervalSeconds: null,
@@ -144,9 +159,12 @@ export function toFluxObject(kind: FluxKind, raw: Raw): FluxObjectRecord {
         sourceRef(obj(spec.chartRef));
       }
       record.attemptedRevision = str(status.lastAttemptedRevision);
-      // history[0] is the newest release; the applied one is the newest that was deployed.
-      const deployed = history.map(obj).find((h) => h.status === "deployed");
-      record.appliedRevision = deployed ? str(deployed.chartVersion) : null;
+      // history[0] is the newest release; what runs is the newest one that is deployed (attempted is not deployed).
+      record.deployedChartVersion = deployedChartVersion(history);
+      record.appliedRevision = record.deployedChartVersion;
+      const chart = parseHelmChartRef(status.helmChart);
+      record.helmChartNamespace = chart?.namespace ?? null;
+      record.helmChartName = chart?.name ?? null;
       record.chartName = str(first.chartName) ?? record.chartName;
       record.chartVersion = str(first.chartVersion);
       record.appVersion = str(first.appVersion);
@@ -180,9 +198,28 @@ export function toFluxObject(kind: FluxKind, raw: Raw): FluxObjectRecord {
   return record;
 }
 
+/** Chart version of the newest release snapshot whose status is `deployed` (history is newest first). */
+export function deployedChartVersion(history: unknown[]): string | null {
+  const deployed = history.map(obj).find((h) => h.status === "deployed");
+  return deployed ? str(deployed.chartVersion) : null;
+}
+
+/**
+ * status.helmChart is "<namespace>/<name>" of the HelmChart generated for a HelmRelease; the name is
+ * "<release namespace>-<release name>" and may exceed 63 characters (HelmChart names are not labels).
+ */
+export function parseHelmChartRef(value: unknown): { namespace: string; name: string } | null {
+  const text = str(value);
+  if (!text) return null;
+  const slash = text.indexOf("/");
+  if (slash <= 0 || slash === text.length - 1) return null;
+  return { namespace: text.slice(0, slash), name: text.slice(slash + 1) };
+}
+
 /** The fields a person cares about: a change in any of them is a transition in history. */
 export interface CaredFields {
   health: string;
+  healthDetail: string | null;
   readyStatus: string | null;
   readyReason: string | null;
   readyMessage: string | null;
@@ -196,6 +233,7 @@ export interface CaredFields {
 export function caredFields(r: Pick<FluxObjectRecord, keyof CaredFields>): CaredFields {
   return {
     health: r.health,
+    healthDetail: r.healthDetail,
     readyStatus: r.readyStatus,
     readyReason: r.readyReason,
     readyMessage: r.readyMessage,

@@ -2,7 +2,7 @@
 // secrets (Flux `value`/`value.yaml`, Crossplane `kubeconfig`, or `endpoint` + `clusterCA` + `token`), and
 // ones built from an EKS DescribeCluster answer with a freshly minted token.
 import { KubeConfig } from "@kubernetes/client-node";
-import type { SecretRef } from "./types";
+import type { ConnectionSecretState, SecretRef } from "./types";
 
 export class KubeconfigError extends Error {
   override name = "KubeconfigError";
@@ -81,10 +81,14 @@ export function fromParts(parts: { name: string; server: string; caPem?: string;
   return kc;
 }
 
-/** `arn:aws:eks:<region>:<account>:cluster/<name>` → its parts, else null. */
-export function parseEksArn(text: string | null | undefined): { region: string; accountId: string; name: string; arn: string } | null {
-  const m = /^arn:aws[a-z-]*:eks:([a-z0-9-]+):(\d{12}):cluster\/([A-Za-z0-9][A-Za-z0-9_-]*)$/.exec(text ?? "");
-  return m ? { region: m[1], accountId: m[2], name: m[3], arn: text! } : null;
+/**
+ * What a connection secret offers: nothing yet ("empty": Crossplane publishes it empty on its first reconcile),
+ * or a way in ("kubeconfig": a kubeconfig, or an endpoint to use with an EKS token).
+ */
+export function connectionSecretState(data: Record<string, string> | undefined, key?: string): ConnectionSecretState {
+  if (!data) return "missing";
+  const keys = [...(key ? [key] : []), ...KUBECONFIG_KEYS, "endpoint", "apiserver-endpoint"];
+  return keys.some((k) => typeof data[k] === "string" && data[k] !== "") ? "kubeconfig" : "empty";
 }
 
 /** Normalised endpoint for matching one cluster seen through several paths. */

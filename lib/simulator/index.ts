@@ -10,6 +10,7 @@ import { createSimClock, type SimClock } from "./clock";
 import { loadOrCreateClusterCas } from "./tls";
 import { startControlServer, type ControlTarget } from "./kube/control";
 import type { FaultSpec } from "./kube/faults";
+import type { ChurnState } from "./kube/churn";
 import { kubeconfigYaml } from "./kube/kubeconfig";
 import { FleetRuntime } from "./kube/runtime";
 import { startChartMirror, type ChartMirror } from "./charts";
@@ -40,6 +41,12 @@ export interface StartSimulatorOptions {
   reactionDelayMs?: number;
   bookmarkIntervalMs?: number;
   compactionIntervalMs?: number;
+  /** Object changes per real second spread over the fleet (see docs/simulator.md, "Churn"); default 0. */
+  churn?: number;
+  /** Changes each resource's watch cache keeps before old resourceVersions become too old (default 1000). */
+  watchCacheSize?: number;
+  /** Real milliseconds between background writes (Lease renewals) that move each cluster's revision (default 10 s, 0 = none). */
+  backgroundWriteIntervalMs?: number;
 }
 
 export interface SimulatedClusterInfo {
@@ -74,6 +81,12 @@ export interface RunningSimulator {
   /** Moves simulated time forward and re-syncs right away. */
   advance(ms: number): Promise<void>;
   setFault(cluster: string, spec: FaultSpec): Promise<void>;
+  /** Changes per second from now on (0 stops the churn). */
+  setChurn(rate: number): void;
+  /** The churn's rate, totals per cluster and the changes after `since`. */
+  churn(since?: number, limit?: number): ChurnState;
+  /** Drops the cluster's connections and restarts its watch caches (older resourceVersions become too old). */
+  restartApiServer(cluster: string): void;
   stop(): Promise<void>;
 }
 
@@ -128,6 +141,9 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     reactionDelayMs: options.reactionDelayMs,
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     compactionIntervalMs: options.compactionIntervalMs,
+    churn: options.churn,
+    watchCacheSize: options.watchCacheSize,
+    backgroundWriteIntervalMs: options.backgroundWriteIntervalMs,
   });
   for (const name of Object.keys(options.faults ?? {})) runtime.handle(name); // unknown names fail early
   await runtime.listen();
@@ -161,6 +177,9 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
       if (cluster) runtime.handle(cluster).store.compact();
       else for (const handle of runtime.clusters.values()) handle.store.compact();
     },
+    restart: (cluster) => runtime.restartApiServer(cluster),
+    churn: (since, limit) => runtime.churn.state(since, limit),
+    setChurn: (rate) => runtime.churn.setRate(rate),
   };
   const control = await startControlServer(controlTarget, options.ports?.control ?? storedPorts.control ?? 0).catch(() =>
     startControlServer(controlTarget, 0),
@@ -223,6 +242,9 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     warmedUp: runtime.warmedUp,
     advance,
     setFault: (cluster, spec) => runtime.setFaults(cluster, spec),
+    setChurn: (rate) => runtime.churn.setRate(rate),
+    churn: (since = 0, limit = 10_000) => runtime.churn.state(since, limit),
+    restartApiServer: (cluster) => runtime.restartApiServer(cluster),
     async stop() {
       const closed = new Promise<void>((resolveClose) => control.server.close(() => resolveClose()));
       control.server.closeAllConnections();

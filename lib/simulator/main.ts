@@ -1,18 +1,21 @@
 // npm run sim -- --out DIR [--clusters N] [--objects M] [--spoke-objects NAME=M]... [--seed S] [--speed X]
-//                [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K]
+//                [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K] [--churn R]
 // Starts the fleet simulator, prints one ready line, runs until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { type FaultSpec, parseFaultArgument, startSimulator } from "./index";
 
 const USAGE = `usage: npm run sim -- --out DIR [--clusters N] [--objects M] [--spoke-objects NAME=M]... [--seed S]
-                      [--speed X] [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K]
+                      [--speed X] [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K] [--churn R]
   --clusters N    clusters including the hub (default 12)
   --objects M     Flux objects per spoke (default 40)
   --spoke-objects NAME=M  Flux objects of one spoke instead (e.g. staging-use1-002=1300: one big cluster)
   --argocd-spokes K  extra spokes only Argo CD's cluster secrets lead to (default 0)
   --seed S        fleet seed (default 1)
   --speed X       simulated seconds per real second (default 1)
-  --fault NAME=SPEC, SPEC like latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable`;
+  --churn R       object changes per second spread over the fleet, each one a history row (default 0)
+  --fault NAME=SPEC, SPEC like latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable,
+                  cut:30 (cut requests open longer), nowatch (405; nowatch:empty ends watches at once;
+                  nowatch:403 forbids watch), http1only`;
 
 function positiveNumber(value: string | undefined, name: string, fallback: number, integer = true): number {
   if (value === undefined) return fallback;
@@ -35,6 +38,7 @@ async function main() {
       fault: { type: "string", multiple: true },
       "control-port": { type: "string" },
       "argocd-spokes": { type: "string" },
+      churn: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -66,6 +70,7 @@ async function main() {
     argocdSpokes: positiveNumber(values["argocd-spokes"], "argocd-spokes", 0),
     seed: positiveNumber(values.seed, "seed", 1),
     speed: positiveNumber(values.speed, "speed", 1, false),
+    churn: positiveNumber(values.churn, "churn", 0, false),
     faults,
     ports: { control: values["control-port"] ? positiveNumber(values["control-port"], "control-port", 0) : undefined },
   });

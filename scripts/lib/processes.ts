@@ -1,6 +1,7 @@
 // Child processes for the start scripts: spawn with a prefix on their output, wait for readiness,
 // stop them all on Ctrl-C / SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 export interface Child {
   name: string;
@@ -82,3 +83,40 @@ export function onShutdown(cleanup: () => Promise<void>): void {
 }
 
 export const nextBin = "node_modules/next/dist/bin/next";
+
+/**
+ * The fleet simulator in its own process with simulated time stopped (a benchmark's fleet): resolves with
+ * the child and its ready line, rejects when it exits first.
+ */
+export function startBenchSimulator(
+  options: { outDir: string; clusters: number; objects: number },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcess; readyLine: string }> {
+  const args = ["--import", "tsx", "lib/simulator/main.ts", "--out", options.outDir, "--clusters", String(options.clusters)];
+  const child = spawn(process.execPath, [...args, "--objects", String(options.objects), "--speed", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const readyLine = out.split("\n").find((line) => line.startsWith("simulator ready"));
+      if (readyLine) resolve({ child, readyLine });
+    });
+    child.once("exit", (code) => reject(new Error(`simulator exited (${code}): ${stderr.split("\n").slice(-5).join(" ")}`)));
+  });
+}
+
+/** user+system CPU seconds of a process so far (Linux /proc); 0 when it cannot be read. */
+export function processCpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

@@ -7,6 +7,7 @@ import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Fleet, FleetCluster, HealthCounts } from "@/lib/db/queries/fleet";
+import { HEALTHS } from "@/lib/fleet/status";
 import { queryKeys } from "@/lib/query-keys";
 
 const KIND_COLUMNS: Array<{ label: string; slugs: string[] }> = [
@@ -16,19 +17,21 @@ const KIND_COLUMNS: Array<{ label: string; slugs: string[] }> = [
 ];
 
 function sum(counts: Record<string, HealthCounts>, slugs: string[]): HealthCounts {
-  const out = { ready: 0, failing: 0, progressing: 0, suspended: 0, stalled: 0, stale: 0, unknown: 0 } as HealthCounts;
+  const out = Object.fromEntries(HEALTHS.map((h) => [h, 0])) as HealthCounts;
   for (const s of slugs) for (const [h, n] of Object.entries(counts[s] ?? {})) out[h as keyof HealthCounts] += n;
   return out;
 }
 
 /** "12 ready · 2 failing · 1 stalled": non-zero counts, problems first, coloured and worded. */
 export function Counts({ counts }: { counts: HealthCounts }) {
-  const parts: Array<[keyof HealthCounts, string]> = [
+  const parts: Array<[keyof HealthCounts, string, string?]> = [
     ["failing", "text-health-failing font-semibold"],
     ["stalled", "text-health-stalled font-semibold"],
+    ["unclaimed", "text-health-failing font-semibold", "not picked up"],
     ["stale", "text-health-stale"],
     ["suspended", "text-health-suspended"],
     ["progressing", "text-health-progressing"],
+    ["new", "text-health-progressing", "new"],
     ["unknown", "text-health-unknown"],
     ["ready", "text-health-ready dark:text-green-400"],
   ];
@@ -36,9 +39,9 @@ export function Counts({ counts }: { counts: HealthCounts }) {
   if (!shown.length) return <span className="text-zinc-500">–</span>;
   return (
     <span className="flex flex-wrap gap-x-2 text-xs">
-      {shown.map(([h, cls]) => (
+      {shown.map(([h, cls, label]) => (
         <span key={h} className={cls} data-count={h}>
-          {counts[h]} {h}
+          {counts[h]} {label ?? h}
         </span>
       ))}
     </span>
@@ -63,6 +66,20 @@ function SupportNote({ c }: { c: FleetCluster }) {
   );
 }
 
+/** The control-plane version, where it came from when not the usual source, or what is asked for while created. */
+function VersionCell({ c }: { c: FleetCluster }) {
+  const k = c.versionKnowledge;
+  if (k.source === "desired") return <span className="font-mono text-xs">{k.version ? `${k.version} desired` : "–"}</span>;
+  const text = c.eksVersion ? `EKS ${c.eksVersion}` : (c.kubernetesVersion ?? "–");
+  return (
+    <>
+      <span className="font-mono text-xs">{text}</span>
+      {k.from === "crossplane" ? <span className="block text-xs text-zinc-500">from Crossplane</span> : null}
+      {k.upgradeInProgress ? <span className="block text-xs text-health-progressing">→ {k.desiredVersion} in progress</span> : null}
+    </>
+  );
+}
+
 export function FleetLive({ initial, queryString, showAllHref }: { initial: Fleet; queryString: string; showAllHref: string }) {
   const { data, isError } = useQuery({
     queryKey: queryKeys.fleet(queryString),
@@ -78,20 +95,35 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
         <h2 id="fleet-summary" className="sr-only">
           Summary
         </h2>
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-live="polite" data-testid="fleet-summary">
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-live="polite" data-testid="fleet-summary">
           {[
-            ["Clusters", `${s.clusters}`, `${s.unreachable} unreachable`],
-            ["Failing", `${s.byHealth.failing}`, "objects"],
+            ["Clusters", `${s.clusters}`, `${s.unreachable} unreachable${s.provisioning ? ` · ${s.provisioning} provisioning` : ""}`],
+            ["Failing", `${s.byHealth.failing}`, s.byHealth.unclaimed ? `objects · ${s.byHealth.unclaimed} not picked up` : "objects"],
             ["Stalled", `${s.byHealth.stalled}`, "objects"],
             ["Stale / suspended", `${s.byHealth.stale} / ${s.byHealth.suspended}`, "objects"],
+            ["NotReady nodes", `${s.notReadyNodes}`, "Ready False or Unknown"],
           ].map(([label, value, note]) => (
-            <div key={label} className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
+            <div
+              key={label}
+              data-testid={`summary-${label.toLowerCase().replace(/[^a-z]+/g, "-")}`}
+              className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
+            >
               <dt className="text-xs text-zinc-600 dark:text-zinc-400">{label}</dt>
               <dd className="text-2xl font-semibold tabular-nums">{value}</dd>
               <dd className="text-xs text-zinc-500">{note}</dd>
             </div>
           ))}
         </dl>
+        {s.drifted ? (
+          <p className="mt-2 text-sm" data-testid="fleet-drifted">
+            <Link href="/failures?problem=drifted" className="text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
+              {s.drifted} drifted {s.drifted === 1 ? "object" : "objects"}
+            </Link>{" "}
+            <span className="text-zinc-600 dark:text-zinc-400">
+              ready, but the cluster differs from the release (not counted as failing)
+            </span>
+          </p>
+        ) : null}
         {isError ? <p className="mt-2 text-sm text-health-failing">Could not refresh; showing the last data.</p> : null}
       </section>
 
@@ -129,10 +161,14 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
                   <span className="block text-xs font-normal text-zinc-500">{[c.env, c.team, c.region].filter(Boolean).join(" · ")}</span>
                 </th>
                 <td className="px-3 py-2">
-                  <HealthBadge health={c.reachability} />
-                  <span className="mt-1 block text-xs text-zinc-500">
-                    data <RelativeTime value={c.lastSuccessAt} />
-                  </span>
+                  <HealthBadge health={c.reachability} label={c.provisioning === "failed" ? "failed to create" : undefined} />
+                  {c.provisioning ? (
+                    <span className="mt-1 block text-xs text-zinc-500">by Crossplane, no data yet</span>
+                  ) : (
+                    <span className="mt-1 block text-xs text-zinc-500">
+                      data <RelativeTime value={c.lastSuccessAt} />
+                    </span>
+                  )}
                 </td>
                 {KIND_COLUMNS.map((k) => (
                   <td key={k.label} className="px-3 py-2">
@@ -140,8 +176,13 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
                   </td>
                 ))}
                 <td className="px-3 py-2">
-                  <span className="font-mono text-xs">{c.eksVersion ? `EKS ${c.eksVersion}` : (c.kubernetesVersion ?? "–")}</span>
+                  <VersionCell c={c} />
                   <SupportNote c={c} />
+                  {c.notReadyNodes ? (
+                    <span className="block text-xs font-semibold text-health-failing" data-testid="not-ready-nodes">
+                      {c.notReadyNodes} {c.notReadyNodes === 1 ? "node" : "nodes"} NotReady
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2 font-mono text-xs">{c.fluxVersion ?? "–"}</td>
               </tr>

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
+import { HealthDetailBadge } from "@/app/_components/health-detail-badge";
 import { MessageText } from "@/app/_components/message-text";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Failures } from "@/lib/db/queries/failures";
@@ -16,6 +17,20 @@ const MEMBERS_SHOWN = 12;
 
 const seconds = (s: number | null) => (s == null ? "–" : formatDuration(s * 1000));
 
+/** What a member waits on: an object, a failed Crossplane resource, or a cluster still being created. */
+function rootCauseText(r: NonNullable<FailureGroup["members"][number]["rootCause"]>, memberCluster: string): string {
+  if (r.kind === "Cluster" && !r.namespace && r.name === r.cluster && r.health === "progressing")
+    return `waits on cluster ${r.cluster} (Crossplane is creating it)`;
+  const where = r.cluster !== memberCluster && r.cluster !== r.name ? ` in ${r.cluster}` : "";
+  return `waits on ${r.kind} ${r.namespace ? `${r.namespace}/` : ""}${r.name}${where}`;
+}
+
+/** What the group is, in words, for cluster-level problems. */
+const PROBLEM_TITLES: Partial<Record<FailureGroup["problem"], string>> = {
+  "create-failed": "Crossplane failed to create the cluster",
+  crossplane: "Crossplane resource failing",
+};
+
 function Members({ group }: { group: FailureGroup }) {
   const rows = (list: FailureGroup["members"]) =>
     list.map((m) => (
@@ -26,13 +41,14 @@ function Members({ group }: { group: FailureGroup }) {
           </Link>
         </td>
         <th scope="row" className="px-2 py-1.5 font-normal">
-          {m.kind === "Cluster" ? (
+          {m.problem === "unreachable" ? (
             <Link href={m.url} className="text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
               cluster
             </Link>
           ) : (
             <Link href={m.url} className="break-all text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
-              {m.namespace}/{m.name}
+              {m.namespace ? `${m.namespace}/` : ""}
+              {m.name}
             </Link>
           )}
           {m.health === "unknown" ? <span className="ml-2 text-xs text-zinc-500">(last known; cluster unreachable)</span> : null}
@@ -40,8 +56,8 @@ function Members({ group }: { group: FailureGroup }) {
         <td className="px-2 py-1.5 whitespace-nowrap">{seconds(m.failingForSeconds)}</td>
         <td className="px-2 py-1.5">
           {m.rootCause ? (
-            <Link href={m.rootCause.url} className="text-xs underline-offset-2 hover:underline">
-              waits on {m.rootCause.kind} {m.rootCause.namespace}/{m.rootCause.name}
+            <Link href={m.rootCause.url} className="text-xs underline-offset-2 hover:underline" data-testid="root-cause">
+              {rootCauseText(m.rootCause, m.cluster)}
             </Link>
           ) : null}
         </td>
@@ -98,12 +114,14 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
       id={`group-${group.id}`}
       data-testid="failure-group"
       data-reason={group.reason}
+      data-problem={group.problem}
       data-cluster-count={group.clusterCount}
       className={`rounded-lg border bg-white p-4 dark:bg-zinc-900 ${level === 0 ? "border-zinc-200 dark:border-zinc-800" : "border-dashed border-zinc-300 dark:border-zinc-700"}`}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <HealthBadge health={group.problem} />
+        {group.problem === "drifted" ? <HealthDetailBadge detail="drifted" /> : <HealthBadge health={group.problem} />}
         <Heading className="text-base font-semibold">
+          {PROBLEM_TITLES[group.problem] ? `${PROBLEM_TITLES[group.problem]}: ` : ""}
           {group.kind} · {group.reason}
         </Heading>
         <span className="text-sm text-zinc-600 dark:text-zinc-400">
@@ -115,10 +133,12 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
         {/* A 32 KiB health-check message stays one line until someone expands it. */}
         {group.message ? <MessageText message={group.message} /> : <span className="font-mono text-xs">(no message)</span>}
       </div>
-      {group.problem === "stale" ? null : (
+      {group.problem === "stale" || group.problem === "drifted" ? null : (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
-          {group.problem === "unreachable" ? "Unreachable since" : "First failed"} <RelativeTime value={group.firstFailedAt} /> · longest{" "}
-          {group.problem === "unreachable" ? "unreachable" : "failing"} {seconds(group.longestFailingSeconds)}
+          {group.problem === "unreachable" ? "Unreachable since" : group.problem === "unclaimed" ? "Created" : "First failed"}{" "}
+          <RelativeTime value={group.firstFailedAt} /> · longest{" "}
+          {group.problem === "unreachable" ? "unreachable" : group.problem === "unclaimed" ? "waiting" : "failing"}{" "}
+          {seconds(group.longestFailingSeconds)}
         </p>
       )}
       <div className="mt-2">
@@ -151,15 +171,22 @@ export function FailuresLive({ initial, queryString }: { initial: Failures; quer
     refetchInterval: 15_000,
   });
   const f = data ?? initial;
+  // Drift is listed only when asked for, and never called failing.
+  const drifted = f.filters.problem === "drifted";
   return (
     <>
       <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="failures-totals">
         {f.totals.groups === 0 ? (
-          "Nothing is failing. 🎉"
+          drifted ? (
+            "Nothing has drifted."
+          ) : (
+            "Nothing is failing. 🎉"
+          )
         ) : (
           <>
-            <strong>{f.totals.objects}</strong> failing {f.totals.objects === 1 ? "item" : "items"} in <strong>{f.totals.clusters}</strong>{" "}
-            {f.totals.clusters === 1 ? "cluster" : "clusters"}, {f.totals.groups} {f.totals.groups === 1 ? "cause" : "causes"}
+            <strong>{f.totals.objects}</strong> {drifted ? "drifted" : "failing"} {f.totals.objects === 1 ? "item" : "items"} in{" "}
+            <strong>{f.totals.clusters}</strong> {f.totals.clusters === 1 ? "cluster" : "clusters"}, {f.totals.groups}{" "}
+            {f.totals.groups === 1 ? "cause" : "causes"}
           </>
         )}
         {isError ? <span className="ml-2 text-health-failing">(cannot refresh; showing the last data)</span> : null}

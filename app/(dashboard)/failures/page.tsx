@@ -1,5 +1,5 @@
-// Failures: every failing, stalled and stale object fleet-wide (and every unreachable cluster),
-// grouped by cause; root causes first with the failures they cause nested under them.
+// Failures: every failing, stalled, stale and unclaimed object fleet-wide (and every unreachable cluster and
+// failed Crossplane resource), grouped by cause; root causes first with the failures they cause nested under them.
 import type { Metadata } from "next";
 import { connection } from "next/server";
 import { TriageFilterForm } from "@/app/_components/triage-filter-form.client";
@@ -13,6 +13,17 @@ import { FailuresLive } from "./failures-live.client";
 export const metadata: Metadata = { title: "Failures" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+const PROBLEM_LABELS: Record<(typeof PROBLEMS)[number], string> = {
+  failing: "failing",
+  stalled: "stalled",
+  stale: "stale",
+  unclaimed: "not picked up by its controller",
+  unreachable: "unreachable",
+  "create-failed": "failed to create (Crossplane)",
+  crossplane: "Crossplane error",
+  drifted: "drifted (ready, not a failure)",
+};
 
 const SORT_LABELS: Record<(typeof FAILURE_SORTS)[number], string> = {
   impact: "Impact (root causes first)",
@@ -45,9 +56,17 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
               name: "kind",
               label: "Kind",
               value: filters.kind ? kindValue : undefined,
-              options: [...FLUX_KINDS.map((k) => ({ value: kindSlug(k), label: k })), { value: "cluster", label: "Cluster (unreachable)" }],
+              options: [
+                ...FLUX_KINDS.map((k) => ({ value: kindSlug(k), label: k })),
+                { value: "cluster", label: "Cluster (unreachable, Crossplane)" },
+              ],
             },
-            { name: "problem", label: "Problem", value: filters.problem, options: PROBLEMS.map((p) => ({ value: p, label: p })) },
+            {
+              name: "problem",
+              label: "Problem",
+              value: filters.problem,
+              options: PROBLEMS.map((p) => ({ value: p, label: PROBLEM_LABELS[p] })),
+            },
             {
               name: "sort",
               label: "Sort",

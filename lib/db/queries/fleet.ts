@@ -1,12 +1,24 @@
 // Fleet overview: every cluster with reachability, data age, versions and object counts by kind and
-// health. One aggregate over flux_object (stale computed in SQL with the same rule as effectiveHealth).
+// health. Counts kept per cluster by the collector, with the clock-dependent healths (stale, unclaimed)
+// computed in SQL with the same rules as effectiveHealth.
 import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
+import type { ClusterVersionKnowledge } from "../../fleet/cluster-facts";
+import { parseProvisioning, type ClusterProvisioning } from "../../fleet/provisioning";
 import { HEALTHS, isReachable, type Health, type Reachability } from "../../fleet/status";
 import type { ClusterHealth, FleetFilters } from "../../fleet/filters";
 import { clusterPath } from "../../fleet/urls";
 import { supportInfo, type SupportInfo } from "../../upgrades/support";
 import { getPool } from "../client";
-import { iso, reachabilityOf, staleSql } from "./shared";
+import {
+  hubReachable,
+  iso,
+  reachabilityOf,
+  staleSql,
+  unclaimedSql,
+  VERSION_KNOWLEDGE_COLUMNS,
+  versionKnowledgeOf,
+  type VersionKnowledgeRow,
+} from "./shared";
 
 export type HealthCounts = Record<Health, number>;
 
@@ -29,10 +41,18 @@ export interface FleetCluster {
   platformVersion: string | null;
   support: SupportInfo | null;
   fluxVersion: string | null;
+  /** Crossplane is still creating it (or failed to): neither reachable nor unreachable. */
+  provisioning: ClusterProvisioning | null;
+  /** What we know of its version and from where (EKS API, Crossplane, /version), or why not. */
+  versionKnowledge: ClusterVersionKnowledge;
+  /** Nodes whose Ready condition is False or Unknown, as last listed. */
+  notReadyNodes: number;
   /** kind slug → health → count */
   counts: Record<string, HealthCounts>;
   totals: HealthCounts;
   objectCount: number;
+  /** Ready objects whose live state drifted from the release (shown, not counted as failing). */
+  drifted: number;
 }
 
 export interface Fleet {
@@ -42,9 +62,14 @@ export interface Fleet {
     clusters: number;
     reachable: number;
     unreachable: number;
+    /** Clusters Crossplane is still creating (or failed to create): counted apart from unreachable ones. */
+    provisioning: number;
+    /** NotReady nodes over the shown clusters. */
+    notReadyNodes: number;
     objects: number;
     byHealth: HealthCounts;
     byKind: Record<string, HealthCounts>;
+    drifted: number;
   };
   /** Worst first; at most `limit` of them (summary and `matching` count every matching cluster). */
   clusters: FleetCluster[];
@@ -56,7 +81,7 @@ export interface Fleet {
 
 export const emptyCounts = (): HealthCounts => Object.fromEntries(HEALTHS.map((h) => [h, 0])) as HealthCounts;
 
-interface ClusterRow {
+interface ClusterRow extends VersionKnowledgeRow {
   id: number;
   name: string;
   role: string;
@@ -79,8 +104,10 @@ interface ClusterRow {
 }
 
 function clusterHealth(reachability: Reachability, totals: HealthCounts): ClusterHealth {
+  if (reachability === "provisioning") return "provisioning";
   if (!isReachable(reachability)) return "unreachable";
-  if (totals.failing + totals.stalled > 0) return "failing";
+  // An object no controller picks up is as much a problem as a failing one.
+  if (totals.failing + totals.stalled + totals.unclaimed > 0) return "failing";
   if (totals.stale > 0) return "stale";
   return "healthy";
 }
@@ -107,10 +134,9 @@ export async function getFleet(
   options: { limit?: number } = {},
 ): Promise<Fleet> {
   const pool = getPool();
-  const [clusters, counts, stale] = await Promise.all([
+  const [clusters, counts, stale, unclaimed, drifted, notReady, hub] = await Promise.all([
     pool.query<ClusterRow>(`
-      SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c.lifecycle, c."lastSuccessAt", c."lastErrorAt",
-             c."lastError", c."lastErrorKind", c."kubernetesVersion", c."eksVersion", c."platformVersion", c."fluxVersion",
+      SELECT c.id, c.name, c.role, c.env, c.team, c.region, c."accountId", c."platformVersion", c."fluxVersion", ${VERSION_KNOWLEDGE_COLUMNS},
              v."versionStatus", v."endOfStandardSupportDate", v."endOfExtendedSupportDate"
       FROM cluster c LEFT JOIN eks_version v ON v."clusterVersion" = c."eksVersion"
       WHERE c.lifecycle = 'active'
@@ -127,7 +153,22 @@ export async function getFleet(
        WHERE o."deletedAt" IS NULL AND ${staleSql("$1")} GROUP BY 1, 2, 3`,
       [now],
     ),
+    // ...and new objects no controller picked up in time move from "new" to "unclaimed".
+    pool.query<{ clusterId: number; kind: string; health: Health; n: number }>(
+      `SELECT o."clusterId", o.kind, o.health, count(*)::int AS n FROM flux_object o WHERE ${unclaimedSql("$1")} GROUP BY 1, 2, 3`,
+      [now],
+    ),
+    pool.query<{ clusterId: number; n: number }>(
+      `SELECT "clusterId", count(*)::int AS n FROM flux_object
+        WHERE "healthDetail" = 'drifted' AND health = 'ready' AND "deletedAt" IS NULL GROUP BY 1`,
+    ),
+    // Written to match the partial index node_not_ready_idx: only NotReady nodes are read.
+    pool.query<{ clusterId: number; n: number }>(
+      `SELECT "clusterId", count(*)::int AS n FROM node WHERE "deletedAt" IS NULL AND "readyStatus" IS DISTINCT FROM 'True' GROUP BY 1`,
+    ),
+    hubReachable(pool),
   ]);
+  const notReadyBy = new Map(notReady.rows.map((r) => [r.clusterId, r.n]));
 
   // ...or, for clusters without kept counts (not polled since they were introduced), aggregated here from
   // the (clusterId, kind, health, deletedAt) index.
@@ -149,7 +190,12 @@ export async function getFleet(
       { ...r, n: -r.n },
       { ...r, health: "stale" as Health },
     ]),
+    ...unclaimed.rows.flatMap((r) => [
+      { ...r, n: -r.n },
+      { ...r, health: "unclaimed" as Health },
+    ]),
   ];
+  const driftedBy = new Map(drifted.rows.map((r) => [r.clusterId, r.n]));
   for (const r of rows) {
     let entry = byCluster.get(r.clusterId);
     if (!entry) {
@@ -202,15 +248,19 @@ export async function getFleet(
             )
           : null,
       fluxVersion: c.fluxVersion,
+      provisioning: parseProvisioning(c.provisioning),
+      versionKnowledge: versionKnowledgeOf(c, hub, now),
+      notReadyNodes: notReadyBy.get(c.id) ?? 0,
       counts: entry.counts,
       totals: entry.totals,
       objectCount: Object.values(entry.totals).reduce((a, b) => a + b, 0),
+      drifted: driftedBy.get(c.id) ?? 0,
     };
   });
 
   const shown = all.filter((c) => matches(c, filters));
   // Worst first: unreachable, then failing, then stale; then by name.
-  const order: Record<ClusterHealth, number> = { unreachable: 0, failing: 1, stale: 2, healthy: 3 };
+  const order: Record<ClusterHealth, number> = { unreachable: 0, failing: 1, stale: 2, provisioning: 3, healthy: 4 };
   shown.sort((a, b) => order[a.health] - order[b.health] || a.name.localeCompare(b.name));
 
   const byHealth = emptyCounts();
@@ -229,10 +279,13 @@ export async function getFleet(
     summary: {
       clusters: shown.length,
       reachable: shown.filter((c) => isReachable(c.reachability)).length,
-      unreachable: shown.filter((c) => !isReachable(c.reachability)).length,
+      unreachable: shown.filter((c) => !isReachable(c.reachability) && c.reachability !== "provisioning").length,
+      provisioning: shown.filter((c) => c.reachability === "provisioning").length,
+      notReadyNodes: shown.reduce((n, c) => n + c.notReadyNodes, 0),
       objects: shown.reduce((n, c) => n + c.objectCount, 0),
       byHealth,
       byKind,
+      drifted: shown.reduce((n, c) => n + c.drifted, 0),
     },
     clusters: options.limit != null ? shown.slice(0, options.limit) : shown,
     matching: shown.length,

@@ -16,7 +16,8 @@ export async function getFreshness(): Promise<Freshness> {
     last_cycle: Date | null;
   }>(`
     SELECT
-      (SELECT count(*) FROM cluster WHERE lifecycle = 'active') AS clusters,
+      -- Clusters Crossplane is still creating have nothing to reach: they count neither way.
+      (SELECT count(*) FROM cluster WHERE lifecycle = 'active' AND provisioning IS NULL) AS clusters,
       (SELECT count(*) FROM cluster WHERE lifecycle = 'active' AND "lastSuccessAt" IS NOT NULL
          AND ("lastErrorAt" IS NULL OR "lastErrorAt" <= "lastSuccessAt")) AS reachable,
       (SELECT max("lastSuccessAt") FROM cluster) AS last_success,

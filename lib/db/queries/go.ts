@@ -1,6 +1,18 @@
 // /go: finds the objects alert labels may mean and lets lib/fleet/go decide where to send the reader.
-import { decideGo, parseGoLabels, unnameableLabel, type GoCandidate, type GoDecision, type GoLabels } from "../../fleet/go";
+import {
+  decideGo,
+  parseGoLabels,
+  resolveClusterLabel,
+  unnameableLabel,
+  type GoCandidate,
+  type GoCluster,
+  type GoDecision,
+  type GoLabels,
+} from "../../fleet/go";
+import { parseProvisioning } from "../../fleet/provisioning";
 import { getPool } from "../client";
+import type { ClusterRow } from "../rows";
+import { iso } from "./shared";
 
 export interface GoResolution {
   labels: GoLabels;
@@ -23,12 +35,32 @@ export async function resolveGo(params: Params): Promise<GoResolution> {
       },
     };
   const pool = getPool();
-  const { rows: clusterRows } = await pool.query<{ name: string }>(`SELECT name FROM cluster ORDER BY name`);
+  const { rows: clusterRows } = await pool.query<
+    Pick<
+      ClusterRow,
+      "name" | "eksArn" | "eksName" | "region" | "lastSuccessAt" | "lastErrorAt" | "lastError" | "provisioning" | "firstSeenAt"
+    > & { provisioningSince: Date | null }
+  >(
+    `SELECT c.name, c."eksArn", c."eksName", c.region, c."lastSuccessAt", c."lastErrorAt", c."lastError", c.provisioning, c."firstSeenAt",
+            (SELECT min(p."resourceCreatedAt") FROM provisioning_resource p WHERE p."clusterId" = c.id) AS "provisioningSince"
+     FROM cluster c ORDER BY c.name`,
+  );
   const clusterNames = clusterRows.map((r) => r.name);
-  // A cluster label in another case still means that cluster.
+  const clusters: GoCluster[] = clusterRows.map((r) => {
+    const provisioning = parseProvisioning(r.provisioning);
+    return {
+      name: r.name,
+      eksArn: r.eksArn,
+      eksName: r.eksName,
+      region: r.region,
+      provisioning: provisioning ? { state: provisioning, since: iso(r.provisioningSince) } : null,
+      neverReached: !r.lastSuccessAt && r.lastErrorAt ? { error: r.lastError, since: iso(r.firstSeenAt) } : null,
+    };
+  });
+  // A cluster label in another case, or an EKS cluster ARN, still means that cluster.
   if (labels.cluster && !clusterNames.includes(labels.cluster)) {
-    const folded = clusterNames.filter((n) => n.toLowerCase() === labels.cluster!.toLowerCase());
-    if (folded.length === 1) labels.cluster = folded[0];
+    const resolved = resolveClusterLabel(labels.cluster, clusters);
+    if (resolved) labels.cluster = resolved;
   }
   const clusterKnown = labels.cluster !== null && clusterNames.includes(labels.cluster);
 
@@ -52,5 +84,5 @@ export async function resolveGo(params: Params): Promise<GoResolution> {
     );
     candidates = rows;
   }
-  return { labels, decision: decideGo(labels, candidates, clusterNames) };
+  return { labels, decision: decideGo(labels, candidates, clusterNames, clusters) };
 }

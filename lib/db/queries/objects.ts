@@ -1,12 +1,25 @@
-// One Flux object with everything needed to understand it: conditions, source and commit, last good
-// revision, dependencies with their health, inventory, Helm history, kept Events, a timeline of
-// transitions and webhook events, and audit entries. Answers from history for a deleted object or an
+// One Flux object with everything needed to understand it: conditions, source chain and commit, last good
+// revision, dependencies with their health, inventory, Helm history and versions, kept Events, a timeline
+// of transitions and webhook events, and audit entries. Answers from history for a deleted object or an
 // unreachable cluster.
 import { commitLink, type CommitLink } from "../../fleet/commit-url";
+import { helmVersions, type HelmVersions } from "../../fleet/helm-versions";
 import type { FluxKind } from "../../fleet/kinds";
-import { failingForSeconds, parseHealth, type Health, type Reachability } from "../../fleet/status";
+import { lastGoodFromStatus } from "../../fleet/last-good";
 import { conditionMessage } from "../../fleet/message";
+import { entryRevision } from "../../fleet/revisions";
+import { troubledSource, upstreamOf, type ChainLink, type ChainRef } from "../../fleet/source-chain";
+import {
+  failingForSeconds,
+  parseHealth,
+  parseHealthDetail,
+  unclaimedForSeconds,
+  type Health,
+  type HealthDetail,
+  type Reachability,
+} from "../../fleet/status";
 import { clusterPath, objectPath } from "../../fleet/urls";
+import { fluxKubeconfigRef } from "../../kube/crossplane";
 import { num, obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
 import type { AuditEntryRow, ClusterRow, FluxObjectRow, KubeEventRow, WebhookEventRow } from "../rows";
@@ -31,6 +44,8 @@ export type TimelineEntry =
       change: string;
       fields: string[];
       health: string;
+      /** drifted / static, when the entry records drift found ("drift" in fields). */
+      healthDetail: string | null;
       previousHealth: string | null;
       reason: string | null;
       message: string | null;
@@ -57,12 +72,24 @@ export interface ObjectDetail {
     lastErrorAt: string | null;
     lastError: string | null;
   };
+  /**
+   * A hub object with spec.kubeConfig.secretRef: it lives in `cluster` but applies to the cluster its secret
+   * reaches (null cluster when the secret leads to no cluster we know).
+   */
+  appliesTo: { cluster: string | null; url: string | null; secret: string } | null;
   /** Set when what is shown is not live: the cluster is unreachable or the object was deleted. */
   historical: { reason: "cluster-unreachable" | "deleted"; asOf: string | null } | null;
   object: {
     apiVersion: string;
     health: Health;
     storedHealth: string;
+    /** static (OCI HelmRepository: healthy with an empty status) or drifted (Ready, Drifted=True). */
+    healthDetail: HealthDetail | null;
+    /** The Drifted condition when the object is drifted: what differs, since when. */
+    drift: { reason: string | null; message: string | null; since: string | null } | null;
+    /** New or unclaimed: seconds since creation without a word from its controller. */
+    waitingForSeconds: number | null;
+    creationTimestamp: string | null;
     readyStatus: string | null;
     readyReason: string | null;
     readyMessage: string | null;
@@ -79,6 +106,8 @@ export interface ObjectDetail {
     firstSeenAt: string;
     firstFailedAt: string | null;
     failingForSeconds: number | null;
+    /** Ready.lastTransitionTime, only while the object is ready. */
+    readySince: string | null;
     lastReadyAt: string | null;
     deletedAt: string | null;
     updatedAt: string;
@@ -87,7 +116,8 @@ export interface ObjectDetail {
   revisions: {
     applied: RevisionInfo | null;
     attempted: RevisionInfo | null;
-    lastGood: (RevisionInfo & { at: string | null }) | null;
+    /** "observed": we saw the object ready on it; "status": from its own status.history (first seen failing). */
+    lastGood: (RevisionInfo & { at: string | null; from: "observed" | "status" }) | null;
   };
   source: {
     kind: string;
@@ -98,6 +128,10 @@ export interface ObjectDetail {
     repositoryUrl: string | null;
     revision: string | null;
   } | null;
+  /** Where the manifests come from, link by link (HelmRelease → HelmChart → HelmRepository …), each with its health. */
+  chain: Array<ChainLink & { url: string }>;
+  /** The first link in trouble while this object is ready: it runs on the last artifact that link gave. */
+  chainTrouble: (ChainLink & { url: string }) | null;
   dependsOn: Array<{ kind: string; namespace: string; name: string; url: string; health: Health | "missing" }>;
   inventory: {
     total: number;
@@ -106,7 +140,11 @@ export interface ObjectDetail {
   } | null;
   helm: {
     chartName: string | null;
+    /** The newest release's chart version, whatever its status (see versions for what is deployed). */
     chartVersion: string | null;
+    /** Chart version of the newest deployed release: what runs. */
+    deployedChartVersion: string | null;
+    versions: HelmVersions;
     appVersion: string | null;
     desiredChartVersion: string | null;
     history: Array<{
@@ -135,6 +173,8 @@ export interface ObjectDetail {
     firstTimestamp: string;
     lastTimestamp: string;
     reportingController: string | null;
+    /** Flux's revision annotation on the Event (helm-controller: the chart version). */
+    revision: string | null;
   }>;
   timeline: TimelineEntry[];
   auditEntries: Array<{
@@ -172,21 +212,41 @@ function inventoryOf(value: unknown): ObjectDetail["inventory"] {
   };
 }
 
-type ObjectDetailRow = FluxObjectRow & { clusterName: string } & Pick<
+type ObjectDetailRow = FluxObjectRow & { clusterName: string; targetClusterName: string | null } & Pick<
     ClusterRow,
-    "lifecycle" | "lastSuccessAt" | "lastErrorAt" | "lastError"
+    "lifecycle" | "lastSuccessAt" | "lastErrorAt" | "lastError" | "provisioning"
   >;
 type RelatedRow = Pick<
   FluxObjectRow,
-  "kind" | "namespace" | "name" | "health" | "intervalSeconds" | "lastReconcileAt" | "url" | "appliedRevision" | "deletedAt"
+  | "kind"
+  | "namespace"
+  | "name"
+  | "health"
+  | "intervalSeconds"
+  | "lastReconcileAt"
+  | "creationTimestamp"
+  | "firstSeenAt"
+  | "url"
+  | "appliedRevision"
+  | "deletedAt"
+  | "readyReason"
+  | "readyMessage"
+  | "sourceKind"
+  | "sourceNamespace"
+  | "sourceName"
+  | "helmChartNamespace"
+  | "helmChartName"
 >;
+const RELATED_COLUMNS = `kind, namespace, name, health, "intervalSeconds", "lastReconcileAt", "creationTimestamp", "firstSeenAt", url,
+  "appliedRevision", "deletedAt", "readyReason", "readyMessage", "sourceKind", "sourceNamespace", "sourceName", "helmChartNamespace",
+  "helmChartName"`;
 type TimelineWebhookRow = Pick<
   WebhookEventRow,
   "receivedAt" | "eventTime" | "severity" | "reason" | "message" | "revision" | "reportingController"
 >;
 type ObjectEventRow = Pick<
   KubeEventRow,
-  "type" | "reason" | "message" | "count" | "firstTimestamp" | "lastTimestamp" | "reportingController"
+  "type" | "reason" | "message" | "count" | "firstTimestamp" | "lastTimestamp" | "reportingController" | "revision"
 >;
 type ObjectAuditRow = Pick<AuditEntryRow, "at" | "actor" | "actorName" | "role" | "action" | "result" | "detail">;
 
@@ -194,8 +254,9 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   const pool = getPool();
   // Every flux_object column: the page shows nearly all of them, and the row type follows the schema.
   const { rows } = await pool.query<ObjectDetailRow>(
-    `SELECT o.*, c.name AS "clusterName", c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c."lastError"
-     FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+    `SELECT o.*, c.name AS "clusterName", c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c."lastError", c.provisioning,
+            t.name AS "targetClusterName"
+     FROM flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
      WHERE c.name = $1 AND o.kind = $2 AND o.namespace = $3 AND o.name = $4`,
     [ref.cluster, ref.kind, ref.namespace, ref.name],
   );
@@ -208,17 +269,25 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   const sourceRef =
     o.sourceKind && o.sourceName ? { kind: o.sourceKind, namespace: o.sourceNamespace ?? o.namespace, name: o.sourceName } : null;
   if (sourceRef) related.push(sourceRef);
+  const firstHop = upstreamOf(o);
+  if (
+    firstHop &&
+    !(sourceRef && firstHop.kind === sourceRef.kind && firstHop.namespace === sourceRef.namespace && firstHop.name === sourceRef.name)
+  ) {
+    related.push(firstHop);
+  }
 
   const [relatedRows, transitions, webhooks, events, audit] = await Promise.all([
     related.length
       ? pool.query<RelatedRow>(
-          `SELECT kind, namespace, name, health, "intervalSeconds", "lastReconcileAt", url, "appliedRevision", "deletedAt"
+          `SELECT ${RELATED_COLUMNS}
            FROM flux_object WHERE "clusterId" = $1 AND (kind, namespace, name) IN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`,
           [o.clusterId, related.map((r) => r.kind), related.map((r) => r.namespace), related.map((r) => r.name)],
         )
       : Promise.resolve({ rows: [] as RelatedRow[] }),
     pool.query<TransitionListRow>(
-      `SELECT at, change, fields, health, "previousHealth", "readyReason", "readyMessage", "appliedRevision", "attemptedRevision", "chartVersion"
+      `SELECT at, change, fields, health, "healthDetail", "previousHealth", "readyReason", "readyMessage", "appliedRevision",
+              "attemptedRevision", "chartVersion"
        FROM flux_object_transition WHERE "objectId" = $1 ORDER BY at DESC, id DESC LIMIT 200`,
       [o.id],
     ),
@@ -229,7 +298,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       [o.clusterId, o.kind, o.namespace, o.name],
     ),
     pool.query<ObjectEventRow>(
-      `SELECT type, reason, message, count, "firstTimestamp", "lastTimestamp", "reportingController"
+      `SELECT type, reason, message, count, "firstTimestamp", "lastTimestamp", "reportingController", revision
        FROM kube_event WHERE "clusterId" = $1 AND "involvedKind" = $2 AND "involvedNamespace" = $3 AND "involvedName" = $4
        ORDER BY "lastTimestamp" DESC LIMIT 100`,
       [o.clusterId, o.kind, o.namespace, o.name],
@@ -257,8 +326,31 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   const revisionInfo = (revision: string | null | undefined): RevisionInfo | null =>
     revision ? { revision, commit: commitLink(repositoryUrl, revision) } : null;
 
+  const chainRows = await loadChain(o, byKey);
+  const chain = chainRows.map(({ ref, row }) => ({
+    ...ref,
+    url: objectPath({ cluster: o.clusterName, ...ref }),
+    health: !row || row.deletedAt ? ("missing" as const) : healthOf(row, reachability, now),
+    reason: row?.readyReason ?? null,
+    message: row?.readyMessage ?? null,
+  }));
+
   const history = records(o.history);
   const isHelm = o.kind === "HelmRelease";
+  const healthDetail = health === "ready" ? parseHealthDetail(o.healthDetail) : null;
+  const conditions = records(o.conditions).map((c) => ({
+    type: str(c.type) ?? "",
+    status: str(c.status) ?? "",
+    reason: str(c.reason),
+    message: conditionMessage(c, o.readyMessage),
+    lastTransitionTime: str(c.lastTransitionTime),
+  }));
+  const readyCondition = conditions.find((c) => c.type === "Ready");
+  const driftCondition = healthDetail === "drifted" ? conditions.find((c) => c.type === "Drifted") : undefined;
+  const waitingForSeconds = unclaimedForSeconds(health, o.creationTimestamp ?? o.firstSeenAt, now);
+  const ownLastGood = o.lastGoodRevision ? { revision: o.lastGoodRevision, at: iso(o.lastReadyAt), from: "observed" as const } : null;
+  const statusLastGood = ownLastGood ? null : lastGoodFromStatus(o.kind, o.history);
+  const lastGood = ownLastGood ?? (statusLastGood ? { ...statusLastGood, from: "status" as const } : null);
   const timeline: TimelineEntry[] = [
     ...transitions.rows.map((t): TimelineEntry => ({
       type: "transition",
@@ -266,10 +358,11 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       change: t.change,
       fields: t.fields ?? [],
       health: t.health,
+      healthDetail: t.healthDetail,
       previousHealth: t.previousHealth,
       reason: t.readyReason,
       message: t.readyMessage,
-      revision: isHelm ? (t.chartVersion ?? t.attemptedRevision) : (t.appliedRevision ?? t.attemptedRevision),
+      revision: entryRevision({ kind: o.kind, ...t }),
     })),
     ...webhooks.rows.map((w): TimelineEntry => ({
       type: "webhook",
@@ -283,6 +376,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   ].sort((a, b) => b.at.localeCompare(a.at));
 
   const deletedAt = iso(o.deletedAt);
+  const kubeConfig = fluxKubeconfigRef({ metadata: { namespace: o.namespace }, spec: obj(o.spec) });
   return {
     generatedAt: now.toISOString(),
     ref: {
@@ -301,6 +395,13 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       lastErrorAt: iso(o.lastErrorAt),
       lastError: o.lastError,
     },
+    appliesTo: kubeConfig
+      ? {
+          cluster: o.targetClusterName,
+          url: o.targetClusterName ? clusterPath(o.targetClusterName) : null,
+          secret: `${kubeConfig.namespace}/${kubeConfig.name}`,
+        }
+      : null,
     historical: deletedAt
       ? { reason: "deleted", asOf: deletedAt }
       : reachability === "unreachable" || reachability === "gone"
@@ -310,6 +411,12 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       apiVersion: o.apiVersion,
       health,
       storedHealth: o.health,
+      healthDetail,
+      drift: driftCondition
+        ? { reason: driftCondition.reason, message: driftCondition.message, since: driftCondition.lastTransitionTime }
+        : null,
+      waitingForSeconds,
+      creationTimestamp: iso(o.creationTimestamp),
       readyStatus: o.readyStatus,
       readyReason: o.readyReason,
       readyMessage: o.readyMessage,
@@ -317,13 +424,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       stalledMessage: o.stalledMessage,
       reconciling: o.reconciling,
       suspended: o.suspended,
-      conditions: records(o.conditions).map((c) => ({
-        type: str(c.type) ?? "",
-        status: str(c.status) ?? "",
-        reason: str(c.reason),
-        message: conditionMessage(c, o.readyMessage),
-        lastTransitionTime: str(c.lastTransitionTime),
-      })),
+      conditions,
       generation: o.generation,
       observedGeneration: o.observedGeneration,
       interval: o.interval,
@@ -332,6 +433,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       firstSeenAt: iso(o.firstSeenAt)!,
       firstFailedAt: iso(o.firstFailedAt),
       failingForSeconds: failingForSeconds(health === "unknown" ? parseHealth(o.health) : health, o.firstFailedAt, now),
+      readySince: o.health === "ready" && readyCondition?.status === "True" ? iso(readyCondition.lastTransitionTime) : null,
       lastReadyAt: iso(o.lastReadyAt),
       deletedAt,
       updatedAt: iso(o.updatedAt)!,
@@ -340,7 +442,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
     revisions: {
       applied: revisionInfo(o.appliedRevision),
       attempted: revisionInfo(o.attemptedRevision),
-      lastGood: o.lastGoodRevision ? { ...revisionInfo(o.lastGoodRevision)!, at: iso(o.lastReadyAt) } : null,
+      lastGood: lastGood ? { ...revisionInfo(lastGood.revision)!, at: lastGood.at, from: lastGood.from } : null,
     },
     source: sourceRef
       ? {
@@ -351,6 +453,9 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
           revision: sourceRow?.appliedRevision ?? null,
         }
       : null,
+    chain,
+    // A deleted object consumes nothing any more: its chain is history, not a warning.
+    chainTrouble: deletedAt ? null : troubledSource(health, chain),
     dependsOn: deps.map((d) => {
       const r = { kind: depKind, ...d };
       return { ...r, url: objectPath({ cluster: o.clusterName, ...r }), health: healthOfRelated(r) };
@@ -360,6 +465,13 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       ? {
           chartName: o.chartName,
           chartVersion: o.chartVersion,
+          deployedChartVersion: o.deployedChartVersion,
+          versions: helmVersions({
+            deployed: o.deployedChartVersion,
+            attempted: o.attemptedRevision,
+            latest: history[0] ? { chartVersion: str(history[0].chartVersion), status: str(history[0].status) } : null,
+            health: o.health,
+          }),
           appVersion: o.appVersion,
           desiredChartVersion: o.desiredChartVersion,
           history: history.map((h) => ({
@@ -394,6 +506,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       firstTimestamp: iso(e.firstTimestamp)!,
       lastTimestamp: iso(e.lastTimestamp)!,
       reportingController: e.reportingController,
+      revision: e.revision,
     })),
     timeline,
     auditEntries: audit.rows.map((a) => ({
@@ -406,4 +519,44 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
       detail: a.detail,
     })),
   };
+}
+
+/**
+ * The source chain of an object, link by link, each with its stored row when there is one. A HelmChart
+ * not generated yet (or already collected) is a missing link; the chain then goes on from the release's
+ * own source reference, so the repository still shows.
+ */
+async function loadChain(
+  o: Parameters<typeof upstreamOf>[0] & { clusterId: number },
+  known: Map<string, RelatedRow>,
+): Promise<Array<{ ref: ChainRef; row: RelatedRow | undefined }>> {
+  const key = (r: ChainRef) => `${r.kind}/${r.namespace}/${r.name}`;
+  const out: Array<{ ref: ChainRef; row: RelatedRow | undefined }> = [];
+  const seen = new Set([key(o)]);
+  let next = upstreamOf(o);
+  while (next && !seen.has(key(next)) && out.length < 4) {
+    seen.add(key(next));
+    let row = known.get(key(next));
+    if (!row) {
+      const { rows } = await getPool().query<RelatedRow>(
+        `SELECT ${RELATED_COLUMNS} FROM flux_object WHERE "clusterId" = $1 AND kind = $2 AND namespace = $3 AND name = $4`,
+        [o.clusterId, next.kind, next.namespace, next.name],
+      );
+      row = rows[0];
+      if (row) known.set(key(next), row);
+    }
+    out.push({ ref: next, row });
+    const present = row && !row.deletedAt ? row : undefined;
+    next = present
+      ? upstreamOf(present)
+      : out.length === 1 &&
+          o.kind === "HelmRelease" &&
+          next.kind === "HelmChart" &&
+          o.sourceKind &&
+          o.sourceName &&
+          o.sourceKind !== "HelmChart"
+        ? { kind: o.sourceKind, namespace: o.sourceNamespace ?? o.namespace, name: o.sourceName }
+        : null;
+  }
+  return out;
 }

@@ -5,11 +5,15 @@ import {
   isReachable,
   STALE_KINDS,
   STALE_MARGIN_SECONDS,
+  UNCLAIMED_AFTER_SECONDS,
   type Health,
   type Reachability,
   type StoredHealth,
 } from "../../fleet/status";
-import type { FluxObjectTransitionRow } from "../rows";
+import type pg from "pg";
+import { clusterVersionKnowledge, type ClusterVersionKnowledge } from "../../fleet/cluster-facts";
+import { parseProvisioning } from "../../fleet/provisioning";
+import type { ClusterRow, FluxObjectTransitionRow } from "../rows";
 
 /** The columns of a history row that the cluster and object pages show. */
 export type TransitionListRow = Pick<
@@ -18,6 +22,7 @@ export type TransitionListRow = Pick<
   | "change"
   | "fields"
   | "health"
+  | "healthDetail"
   | "previousHealth"
   | "readyReason"
   | "readyMessage"
@@ -37,6 +42,8 @@ export interface ClusterReachRow {
   lifecycle: string;
   lastSuccessAt: Date | null;
   lastErrorAt: Date | null;
+  /** Crossplane is still creating it: select it wherever reachability is decided. */
+  provisioning: string | null;
 }
 
 export function reachabilityOf(row: ClusterReachRow): Reachability {
@@ -48,6 +55,9 @@ export interface ObjectHealthRow {
   health: string;
   intervalSeconds: number | null;
   lastReconcileAt: Date | null;
+  /** How long a new object has waited: its creation time, or when we first saw it. */
+  creationTimestamp: Date | null;
+  firstSeenAt: Date | null;
 }
 
 export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: Date): Health {
@@ -56,9 +66,19 @@ export function healthOf(row: ObjectHealthRow, reachability: Reachability, now: 
     intervalSeconds: row.intervalSeconds,
     lastReconcileAt: row.lastReconcileAt,
     kind: row.kind,
+    createdAt: row.creationTimestamp ?? row.firstSeenAt,
     clusterReachable: isReachable(reachability),
     now,
   });
+}
+
+/**
+ * The unclaimed rule of effectiveHealth in SQL (a new object still waiting UNCLAIMED_AFTER_SECONDS after its
+ * creation), for aggregates. New objects are few: the health index finds them.
+ */
+export function unclaimedSql(now: string): string {
+  return `(o."deletedAt" IS NULL AND o.health = 'new'
+    AND COALESCE(o."creationTimestamp", o."firstSeenAt") + make_interval(secs => ${UNCLAIMED_AFTER_SECONDS}) < ${now}::timestamp)`;
 }
 
 /**
@@ -107,4 +127,48 @@ export function substitutionList(value: unknown): Array<{ name: string; value: s
     }
   }
   return out.sort((a, b) => a.name.localeCompare(b.name) || (a.from ?? "").localeCompare(b.from ?? ""));
+}
+
+/** The cluster columns a version's knowledge is decided from (alias `c`), for any query that shows versions. */
+export const VERSION_KNOWLEDGE_COLUMNS = `c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c."lastErrorKind", c."lastError", c.provisioning,
+  c."desiredVersion", c."eksVersion", c."eksFactsSource", c."eksError", c."kubernetesVersion"`;
+
+export type VersionKnowledgeRow = ClusterReachRow &
+  Pick<ClusterRow, "lastErrorKind" | "lastError" | "desiredVersion" | "eksVersion" | "eksFactsSource" | "eksError" | "kubernetesVersion">;
+
+/**
+ * What we know of a cluster's version and from where (lib/fleet/cluster-facts.ts), from its row. `hubReachable`:
+ * the hub answered, so what Crossplane says is current. The upgrade pages read the same object.
+ */
+export function versionKnowledgeOf(
+  row: VersionKnowledgeRow,
+  hubReachable: boolean,
+  now: Date,
+  lastVersionChangeAt: Date | null = null,
+): ClusterVersionKnowledge {
+  return clusterVersionKnowledge(
+    {
+      reachability: clusterReachability(row),
+      eksVersion: row.eksVersion,
+      eksFactsSource: row.eksFactsSource,
+      eksError: row.eksError,
+      kubernetesVersion: row.kubernetesVersion,
+      lastSuccessAt: row.lastSuccessAt,
+      lastErrorKind: row.lastErrorKind,
+      lastError: row.lastError,
+      lastVersionChangeAt,
+      hubReachable,
+      provisioning: parseProvisioning(row.provisioning),
+      desiredVersion: row.desiredVersion,
+    },
+    now,
+  );
+}
+
+/** Whether the hub answered its last poll (what Crossplane says about spokes is then current). */
+export async function hubReachable(pool: Pick<pg.Pool, "query">): Promise<boolean> {
+  const { rows } = await pool.query<ClusterReachRow>(
+    `SELECT lifecycle, "lastSuccessAt", "lastErrorAt", provisioning FROM cluster WHERE role = 'hub' AND lifecycle = 'active' LIMIT 1`,
+  );
+  return rows[0] ? isReachable(clusterReachability(rows[0])) : false;
 }

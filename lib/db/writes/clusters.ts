@@ -1,8 +1,7 @@
 // Cluster rows: discovery results (upserted only when something differs), poll outcomes, version changes,
 // and clusters that left discovery (marked gone, never deleted).
 import type pg from "pg";
-import type { DiscoveredCluster, KubePollResult } from "../types";
-import type { ProvisioningRecord } from "../../kube/types";
+import type { DiscoveredCluster, DiscoveredProvisioner, KubePollResult } from "../types";
 
 type Db = Pick<pg.Pool, "query">;
 
@@ -16,6 +15,7 @@ export interface ClusterRow {
   eksName: string | null;
   region: string | null;
   lifecycle: string;
+  provisioning: string | null;
   kubernetesVersion: string | null;
   eksVersion: string | null;
   platformVersion: string | null;
@@ -26,7 +26,7 @@ export interface ClusterRow {
 
 export async function listClusters(db: Db, options: { activeOnly?: boolean } = {}): Promise<ClusterRow[]> {
   const { rows } = await db.query<ClusterRow>(
-    `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, "kubernetesVersion", "eksVersion",
+    `SELECT id, name, role, "accessPaths", endpoint, "eksArn", "eksName", region, lifecycle, provisioning, "kubernetesVersion", "eksVersion",
             "platformVersion", "fluxVersion", "kubeletVersions", "lastSuccessAt"
        FROM cluster ${options.activeOnly ? "WHERE lifecycle = 'active'" : ""} ORDER BY id`,
   );
@@ -48,24 +48,30 @@ export async function upsertDiscoveredClusters(db: Db, clusters: DiscoveredClust
     env: c.env,
     team: c.team,
     labels: c.labels,
+    provisioning: c.provisioning,
+    desiredVersion: c.desiredVersion,
   }));
+  // provisioning and desiredVersion come from Crossplane alone: null means it no longer says so.
   await db.query(
-    `INSERT INTO cluster (name, role, "accessPaths", endpoint, "eksArn", "eksName", region, "accountId", env, team, labels, lifecycle, "goneAt", "updatedAt")
-     SELECT x.name, x.role, x."accessPaths", x.endpoint, x."eksArn", x."eksName", x.region, x."accountId", x.env, x.team, x.labels, 'active', NULL, now()
+    `INSERT INTO cluster (name, role, "accessPaths", endpoint, "eksArn", "eksName", region, "accountId", env, team, labels, provisioning,
+            "desiredVersion", lifecycle, "goneAt", "updatedAt")
+     SELECT x.name, x.role, x."accessPaths", x.endpoint, x."eksArn", x."eksName", x.region, x."accountId", x.env, x.team, x.labels, x.provisioning,
+            x."desiredVersion", 'active', NULL, now()
        FROM jsonb_to_recordset($1::jsonb) AS x(name text, role text, "accessPaths" jsonb, endpoint text, "eksArn" text, "eksName" text,
-            region text, "accountId" text, env text, team text, labels jsonb)
+            region text, "accountId" text, env text, team text, labels jsonb, provisioning text, "desiredVersion" text)
      ON CONFLICT (name) DO UPDATE SET role = EXCLUDED.role, "accessPaths" = EXCLUDED."accessPaths",
             endpoint = COALESCE(EXCLUDED.endpoint, cluster.endpoint), "eksArn" = COALESCE(EXCLUDED."eksArn", cluster."eksArn"),
             "eksName" = COALESCE(EXCLUDED."eksName", cluster."eksName"), region = COALESCE(EXCLUDED.region, cluster.region),
             "accountId" = COALESCE(EXCLUDED."accountId", cluster."accountId"), env = COALESCE(EXCLUDED.env, cluster.env),
-            team = COALESCE(EXCLUDED.team, cluster.team), labels = EXCLUDED.labels, lifecycle = 'active', "goneAt" = NULL, "updatedAt" = now()
+            team = COALESCE(EXCLUDED.team, cluster.team), labels = EXCLUDED.labels, provisioning = EXCLUDED.provisioning,
+            "desiredVersion" = EXCLUDED."desiredVersion", lifecycle = 'active', "goneAt" = NULL, "updatedAt" = now()
       WHERE (cluster.role, cluster."accessPaths", cluster.endpoint, cluster."eksArn", cluster."eksName", cluster.region, cluster."accountId",
-             cluster.env, cluster.team, cluster.labels, cluster.lifecycle)
+             cluster.env, cluster.team, cluster.labels, cluster.provisioning, cluster."desiredVersion", cluster.lifecycle)
             IS DISTINCT FROM
             (EXCLUDED.role, EXCLUDED."accessPaths", COALESCE(EXCLUDED.endpoint, cluster.endpoint), COALESCE(EXCLUDED."eksArn", cluster."eksArn"),
              COALESCE(EXCLUDED."eksName", cluster."eksName"), COALESCE(EXCLUDED.region, cluster.region),
              COALESCE(EXCLUDED."accountId", cluster."accountId"), COALESCE(EXCLUDED.env, cluster.env), COALESCE(EXCLUDED.team, cluster.team),
-             EXCLUDED.labels, 'active')`,
+             EXCLUDED.labels, EXCLUDED.provisioning, EXCLUDED."desiredVersion", 'active')`,
     [JSON.stringify(rows)],
   );
   const { rows: ids } = await db.query<{ id: number; name: string }>(`SELECT id, name FROM cluster WHERE name = ANY($1::text[])`, [
@@ -84,29 +90,69 @@ export async function markGoneClusters(db: Db, stillThere: string[], now: Date):
   return rows.map((r) => r.name);
 }
 
-/** The Crossplane resources that provision each cluster, with their Ready/Synced conditions. */
-export async function upsertProvisioners(db: Db, byCluster: Map<number, ProvisioningRecord[]>): Promise<number> {
-  const rows = [...byCluster].flatMap(([clusterId, list]) => list.map((p) => ({ clusterId, ...p })));
-  if (!rows.length) return 0;
-  const { rowCount } = await db.query(
-    `INSERT INTO provisioning_resource ("clusterId", "apiVersion", kind, namespace, name, ready, "readyReason", synced, "syncedReason",
-            conditions, "secretNamespace", "secretName", "updatedAt")
-     SELECT x."clusterId", x."apiVersion", x.kind, x.namespace, x.name, x.ready, x."readyReason", x.synced, x."syncedReason",
-            x.conditions, x."secretNamespace", x."secretName", now()
-       FROM jsonb_to_recordset($1::jsonb) AS x("clusterId" int, "apiVersion" text, kind text, namespace text, name text, ready text,
-            "readyReason" text, synced text, "syncedReason" text, conditions jsonb, "secretNamespace" text, "secretName" text)
-     ON CONFLICT ("clusterId", kind, namespace, name) DO UPDATE SET "apiVersion" = EXCLUDED."apiVersion", ready = EXCLUDED.ready,
-            "readyReason" = EXCLUDED."readyReason", synced = EXCLUDED.synced, "syncedReason" = EXCLUDED."syncedReason",
-            conditions = EXCLUDED.conditions, "secretNamespace" = EXCLUDED."secretNamespace", "secretName" = EXCLUDED."secretName",
-            "updatedAt" = now()
-      WHERE (provisioning_resource."apiVersion", provisioning_resource.ready, provisioning_resource."readyReason", provisioning_resource.synced,
-             provisioning_resource."syncedReason", provisioning_resource.conditions, provisioning_resource."secretNamespace",
-             provisioning_resource."secretName")
-            IS DISTINCT FROM (EXCLUDED."apiVersion", EXCLUDED.ready, EXCLUDED."readyReason", EXCLUDED.synced, EXCLUDED."syncedReason",
-             EXCLUDED.conditions, EXCLUDED."secretNamespace", EXCLUDED."secretName")`,
-    [JSON.stringify(rows)],
+/**
+ * The Crossplane resources that provision each cluster: conditions, the EKS facts they observed, their
+ * connection secret's state and what each is doing. Rows of resources no longer listed are removed when
+ * `complete` (every hub list answered), so a deleted resource does not haunt its cluster.
+ */
+export async function upsertProvisioners(db: Db, byCluster: Map<number, DiscoveredProvisioner[]>, complete = false): Promise<number> {
+  const rows = [...byCluster].flatMap(([clusterId, list]) =>
+    list.map(({ verdict, createdAt, secret, eksName: _eksName, region: _region, ...p }) => ({
+      clusterId,
+      ...p,
+      secretState: secret,
+      resourceCreatedAt: createdAt,
+      state: verdict.state,
+      stateReason: verdict.reason,
+      stateMessage: verdict.message,
+      stateSince: verdict.since,
+    })),
   );
-  return rowCount ?? 0;
+  let written = 0;
+  if (rows.length) {
+    const { rowCount } = await db.query(
+      `INSERT INTO provisioning_resource ("clusterId", "apiVersion", kind, namespace, name, ready, "readyReason", synced, "syncedReason",
+              conditions, "secretNamespace", "secretName", "secretState", "resourceCreatedAt", "desiredVersion", "eksArn", version, "platformVersion",
+              "eksStatus", "supportType", state, "stateReason", "stateMessage", "stateSince", "updatedAt")
+       SELECT x."clusterId", x."apiVersion", x.kind, x.namespace, x.name, x.ready, x."readyReason", x.synced, x."syncedReason",
+              x.conditions, x."secretNamespace", x."secretName", x."secretState", x."resourceCreatedAt", x."desiredVersion", x."eksArn", x.version,
+              x."platformVersion", x."eksStatus", x."supportType", x.state, x."stateReason", x."stateMessage", x."stateSince", now()
+         FROM jsonb_to_recordset($1::jsonb) AS x("clusterId" int, "apiVersion" text, kind text, namespace text, name text, ready text,
+              "readyReason" text, synced text, "syncedReason" text, conditions jsonb, "secretNamespace" text, "secretName" text, "secretState" text,
+              "resourceCreatedAt" timestamp(3), "desiredVersion" text, "eksArn" text, version text, "platformVersion" text, "eksStatus" text,
+              "supportType" text, state text, "stateReason" text, "stateMessage" text, "stateSince" timestamp(3))
+       ON CONFLICT ("clusterId", kind, namespace, name) DO UPDATE SET "apiVersion" = EXCLUDED."apiVersion", ready = EXCLUDED.ready,
+              "readyReason" = EXCLUDED."readyReason", synced = EXCLUDED.synced, "syncedReason" = EXCLUDED."syncedReason",
+              conditions = EXCLUDED.conditions, "secretNamespace" = EXCLUDED."secretNamespace", "secretName" = EXCLUDED."secretName",
+              "secretState" = EXCLUDED."secretState", "resourceCreatedAt" = EXCLUDED."resourceCreatedAt", "desiredVersion" = EXCLUDED."desiredVersion",
+              "eksArn" = EXCLUDED."eksArn", version = EXCLUDED.version, "platformVersion" = EXCLUDED."platformVersion",
+              "eksStatus" = EXCLUDED."eksStatus", "supportType" = EXCLUDED."supportType", state = EXCLUDED.state,
+              "stateReason" = EXCLUDED."stateReason", "stateMessage" = EXCLUDED."stateMessage", "stateSince" = EXCLUDED."stateSince",
+              "updatedAt" = now()
+        WHERE (provisioning_resource."apiVersion", provisioning_resource.ready, provisioning_resource."readyReason", provisioning_resource.synced,
+               provisioning_resource."syncedReason", provisioning_resource.conditions, provisioning_resource."secretNamespace",
+               provisioning_resource."secretName", provisioning_resource."secretState", provisioning_resource."resourceCreatedAt",
+               provisioning_resource."desiredVersion", provisioning_resource."eksArn", provisioning_resource.version,
+               provisioning_resource."platformVersion", provisioning_resource."eksStatus", provisioning_resource."supportType",
+               provisioning_resource.state, provisioning_resource."stateReason", provisioning_resource."stateMessage",
+               provisioning_resource."stateSince")
+              IS DISTINCT FROM (EXCLUDED."apiVersion", EXCLUDED.ready, EXCLUDED."readyReason", EXCLUDED.synced, EXCLUDED."syncedReason",
+               EXCLUDED.conditions, EXCLUDED."secretNamespace", EXCLUDED."secretName", EXCLUDED."secretState", EXCLUDED."resourceCreatedAt",
+               EXCLUDED."desiredVersion", EXCLUDED."eksArn", EXCLUDED.version, EXCLUDED."platformVersion", EXCLUDED."eksStatus",
+               EXCLUDED."supportType", EXCLUDED.state, EXCLUDED."stateReason", EXCLUDED."stateMessage", EXCLUDED."stateSince")`,
+      [JSON.stringify(rows)],
+    );
+    written += rowCount ?? 0;
+  }
+  if (complete) {
+    const keep = rows.map((r) => `${r.clusterId}/${r.kind}/${r.namespace}/${r.name}`);
+    const { rowCount } = await db.query(
+      `DELETE FROM provisioning_resource WHERE NOT ("clusterId"::text || '/' || kind || '/' || namespace || '/' || name = ANY($1::text[]))`,
+      [keep],
+    );
+    written += rowCount ?? 0;
+  }
+  return written;
 }
 
 export interface VersionChange {

@@ -3,6 +3,8 @@
 // as history; rows are only rewritten when something differs.
 import type pg from "pg";
 import type { AddonCatalogEntry, EksAddonInfo, EksClusterInfo, EksInsightInfo, EksNodeGroupInfo, EksVersionInfo } from "../../aws/eks";
+import { crossplaneMayWrite, type CrossplaneEksFacts } from "../../fleet/cluster-facts";
+import type { CrossplaneNodeGroupRecord } from "../../kube/types";
 import { recordVersionChanges, type VersionChange } from "./clusters";
 
 type Db = Pick<pg.Pool, "query">;
@@ -29,52 +31,18 @@ export async function writeEksSnapshot(db: Db, clusterId: number, at: Date, snap
   if (before?.platformVersion && c.platformVersion && before.platformVersion !== c.platformVersion) {
     changes.push({ component: "eks-platform", fromVersion: before.platformVersion, toVersion: c.platformVersion });
   }
+  // The EKS API answered: its facts win over Crossplane's, and any earlier refusal is over.
   const { rowCount } = await db.query(
     `UPDATE cluster SET "eksVersion" = $2, "platformVersion" = $3, "eksStatus" = $4, "supportType" = $5, "eksHealth" = $6::jsonb,
-            "eksArn" = COALESCE("eksArn", $7), "accountId" = COALESCE("accountId", $8), region = COALESCE(region, $9), endpoint = COALESCE(endpoint, $10)
-      WHERE id = $1 AND ("eksVersion", "platformVersion", "eksStatus", "supportType", "eksHealth") IS DISTINCT FROM ($2, $3, $4, $5, $6::jsonb)`,
+            "eksArn" = COALESCE("eksArn", $7), "accountId" = COALESCE("accountId", $8), region = COALESCE(region, $9), endpoint = COALESCE(endpoint, $10),
+            "eksFactsSource" = 'eks-api', "eksError" = NULL, "eksErrorSince" = NULL
+      WHERE id = $1 AND ("eksVersion", "platformVersion", "eksStatus", "supportType", "eksHealth", "eksFactsSource", "eksError")
+            IS DISTINCT FROM ($2, $3, $4, $5, $6::jsonb, 'eks-api', NULL)`,
     [clusterId, c.version, c.platformVersion, c.status, c.supportType, JSON.stringify(c.health), c.arn, c.accountId, c.region, c.endpoint],
   );
   written += rowCount ?? 0;
 
-  if (snap.nodeGroups) {
-    const { rows: old } = await db.query<{ name: string; version: string | null; releaseVersion: string | null }>(
-      `SELECT name, version, "releaseVersion" FROM node_group WHERE "clusterId" = $1 AND "deletedAt" IS NULL`,
-      [clusterId],
-    );
-    const prev = new Map(old.map((r) => [r.name, r]));
-    for (const n of snap.nodeGroups) {
-      const p = prev.get(n.name);
-      const was = p ? `${p.version ?? ""}/${p.releaseVersion ?? ""}` : null;
-      const now = `${n.version ?? ""}/${n.releaseVersion ?? ""}`;
-      if (p && was !== now)
-        changes.push({
-          component: "nodegroup",
-          subject: n.name,
-          fromVersion: p.releaseVersion ?? p.version,
-          toVersion: n.releaseVersion ?? n.version,
-        });
-    }
-    const res = await db.query(
-      `INSERT INTO node_group ("clusterId", name, version, "releaseVersion", status, "capacityType", "amiType", "instanceTypes", "desiredSize", health, "deletedAt", "updatedAt")
-       SELECT $1, x.name, x.version, x."releaseVersion", x.status, x."capacityType", x."amiType",
-              ARRAY(SELECT jsonb_array_elements_text(x."instanceTypes")), x."desiredSize", x.health, NULL, now()
-         FROM jsonb_to_recordset($2::jsonb) AS x(name text, version text, "releaseVersion" text, status text, "capacityType" text, "amiType" text,
-              "instanceTypes" jsonb, "desiredSize" int, health jsonb)
-       ON CONFLICT ("clusterId", name) DO UPDATE SET version = EXCLUDED.version, "releaseVersion" = EXCLUDED."releaseVersion", status = EXCLUDED.status,
-              "capacityType" = EXCLUDED."capacityType", "amiType" = EXCLUDED."amiType", "instanceTypes" = EXCLUDED."instanceTypes",
-              "desiredSize" = EXCLUDED."desiredSize", health = EXCLUDED.health, "deletedAt" = NULL, "updatedAt" = now()
-        WHERE (node_group.version, node_group."releaseVersion", node_group.status, node_group."desiredSize", node_group.health, node_group."deletedAt", node_group."instanceTypes")
-              IS DISTINCT FROM (EXCLUDED.version, EXCLUDED."releaseVersion", EXCLUDED.status, EXCLUDED."desiredSize", EXCLUDED.health, NULL::timestamp(3), EXCLUDED."instanceTypes")`,
-      [clusterId, JSON.stringify(snap.nodeGroups)],
-    );
-    written += res.rowCount ?? 0;
-    const gone = await db.query(
-      `UPDATE node_group SET "deletedAt" = $3, "updatedAt" = $3 WHERE "clusterId" = $1 AND "deletedAt" IS NULL AND NOT (name = ANY($2::text[]))`,
-      [clusterId, snap.nodeGroups.map((n) => n.name), at],
-    );
-    written += gone.rowCount ?? 0;
-  }
+  if (snap.nodeGroups) written += await writeNodeGroups(db, clusterId, at, "eks-api", snap.nodeGroups, changes);
 
   if (snap.addons) {
     const { rows: old } = await db.query<{ name: string; version: string | null }>(
@@ -127,6 +95,129 @@ export async function writeEksSnapshot(db: Db, clusterId: number, at: Date, snap
       snap.insights.map((i) => i.insightId),
     ]);
     written += gone.rowCount ?? 0;
+  }
+  written += await recordVersionChanges(db, clusterId, at, changes);
+  return written;
+}
+
+type NodeGroupFacts = Pick<
+  EksNodeGroupInfo,
+  "name" | "version" | "releaseVersion" | "status" | "capacityType" | "amiType" | "instanceTypes" | "desiredSize" | "minSize" | "maxSize"
+> & { health?: EksNodeGroupInfo["health"] };
+
+/** A cluster's node groups as one source knows them; groups it no longer lists are marked deleted. */
+async function writeNodeGroups(
+  db: Db,
+  clusterId: number,
+  at: Date,
+  source: "eks-api" | "crossplane",
+  groups: NodeGroupFacts[],
+  changes: VersionChange[],
+): Promise<number> {
+  const { rows: old } = await db.query<{ name: string; version: string | null; releaseVersion: string | null }>(
+    `SELECT name, version, "releaseVersion" FROM node_group WHERE "clusterId" = $1 AND "deletedAt" IS NULL`,
+    [clusterId],
+  );
+  const prev = new Map(old.map((r) => [r.name, r]));
+  for (const n of groups) {
+    const p = prev.get(n.name);
+    const was = p ? `${p.version ?? ""}/${p.releaseVersion ?? ""}` : null;
+    const now = `${n.version ?? ""}/${n.releaseVersion ?? ""}`;
+    if (p && was !== now)
+      changes.push({
+        component: "nodegroup",
+        subject: n.name,
+        fromVersion: p.releaseVersion ?? p.version,
+        toVersion: n.releaseVersion ?? n.version,
+      });
+  }
+  const rows = groups.map((g) => ({ ...g, health: g.health ?? [] }));
+  const res = await db.query(
+    `INSERT INTO node_group ("clusterId", name, source, version, "releaseVersion", status, "capacityType", "amiType", "instanceTypes", "desiredSize",
+            "minSize", "maxSize", health, "deletedAt", "updatedAt")
+     SELECT $1, x.name, $3, x.version, x."releaseVersion", x.status, x."capacityType", x."amiType",
+            ARRAY(SELECT jsonb_array_elements_text(x."instanceTypes")), x."desiredSize", x."minSize", x."maxSize", x.health, NULL, now()
+       FROM jsonb_to_recordset($2::jsonb) AS x(name text, version text, "releaseVersion" text, status text, "capacityType" text, "amiType" text,
+            "instanceTypes" jsonb, "desiredSize" int, "minSize" int, "maxSize" int, health jsonb)
+     ON CONFLICT ("clusterId", name) DO UPDATE SET source = EXCLUDED.source, version = EXCLUDED.version, "releaseVersion" = EXCLUDED."releaseVersion",
+            status = EXCLUDED.status, "capacityType" = EXCLUDED."capacityType", "amiType" = EXCLUDED."amiType", "instanceTypes" = EXCLUDED."instanceTypes",
+            "desiredSize" = EXCLUDED."desiredSize", "minSize" = EXCLUDED."minSize", "maxSize" = EXCLUDED."maxSize", health = EXCLUDED.health,
+            "deletedAt" = NULL, "updatedAt" = now()
+      WHERE (node_group.source, node_group.version, node_group."releaseVersion", node_group.status, node_group."desiredSize", node_group."minSize",
+             node_group."maxSize", node_group.health, node_group."deletedAt", node_group."instanceTypes", node_group."capacityType", node_group."amiType")
+            IS DISTINCT FROM (EXCLUDED.source, EXCLUDED.version, EXCLUDED."releaseVersion", EXCLUDED.status, EXCLUDED."desiredSize", EXCLUDED."minSize",
+             EXCLUDED."maxSize", EXCLUDED.health, NULL::timestamp(3), EXCLUDED."instanceTypes", EXCLUDED."capacityType", EXCLUDED."amiType")`,
+    [clusterId, JSON.stringify(rows), source],
+  );
+  const gone = await db.query(
+    `UPDATE node_group SET "deletedAt" = $3, "updatedAt" = $3 WHERE "clusterId" = $1 AND "deletedAt" IS NULL AND NOT (name = ANY($2::text[]))`,
+    [clusterId, groups.map((n) => n.name), at],
+  );
+  return (res.rowCount ?? 0) + (gone.rowCount ?? 0);
+}
+
+/**
+ * The EKS API refused or failed for this cluster (AccessDenied for a cross-account cluster without the role,
+ * throttling…): kept with the time it started, so pages say why EKS facts come from elsewhere or are old.
+ */
+export async function recordEksError(db: Db, clusterId: number, at: Date, message: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE cluster SET "eksError" = $2, "eksErrorSince" = COALESCE("eksErrorSince", $3) WHERE id = $1 AND "eksError" IS DISTINCT FROM $2`,
+    [clusterId, message.slice(0, 1000), at],
+  );
+  return rowCount ?? 0;
+}
+
+export interface CrossplaneSnapshot {
+  facts: CrossplaneEksFacts | null;
+  nodeGroups: CrossplaneNodeGroupRecord[];
+}
+
+/**
+ * What Crossplane observed about a cluster's EKS side (atProvider of its Cluster and NodeGroups), written only
+ * where the EKS API does not answer for it: the EKS API wins whenever it does (lib/fleet/cluster-facts.ts).
+ * Version changes are recorded as history, as for EKS API facts. Writes nothing when nothing changed.
+ */
+export async function writeCrossplaneFacts(db: Db, clusterId: number, at: Date, snap: CrossplaneSnapshot): Promise<number> {
+  const { rows } = await db.query<{
+    eksVersion: string | null;
+    platformVersion: string | null;
+    eksFactsSource: string | null;
+    eksError: string | null;
+  }>(`SELECT "eksVersion", "platformVersion", "eksFactsSource", "eksError" FROM cluster WHERE id = $1`, [clusterId]);
+  const before = rows[0];
+  if (!before || !crossplaneMayWrite(before)) return 0;
+  const f = snap.facts;
+  let written = 0;
+  const changes: VersionChange[] = [];
+  if (f?.version) {
+    if (before.eksVersion && before.eksVersion !== f.version)
+      changes.push({ component: "eks", fromVersion: before.eksVersion, toVersion: f.version });
+    if (before.platformVersion && f.platformVersion && before.platformVersion !== f.platformVersion)
+      changes.push({ component: "eks-platform", fromVersion: before.platformVersion, toVersion: f.platformVersion });
+    const { rowCount } = await db.query(
+      `UPDATE cluster SET "eksVersion" = $2, "platformVersion" = $3, "eksStatus" = $4, "supportType" = COALESCE($5, "supportType"),
+              "eksArn" = COALESCE("eksArn", $6), "eksFactsSource" = 'crossplane'
+        WHERE id = $1 AND ("eksVersion", "platformVersion", "eksStatus", "supportType", "eksArn", "eksFactsSource")
+              IS DISTINCT FROM ($2, $3, $4, COALESCE($5, "supportType"), COALESCE("eksArn", $6), 'crossplane')`,
+      [clusterId, f.version, f.platformVersion, f.eksStatus, f.supportType, f.eksArn],
+    );
+    written += rowCount ?? 0;
+  }
+  if (snap.nodeGroups.length) {
+    const groups: NodeGroupFacts[] = snap.nodeGroups.map((g) => ({
+      name: g.name,
+      version: g.version,
+      releaseVersion: g.releaseVersion,
+      status: g.status,
+      capacityType: g.capacityType,
+      amiType: g.amiType,
+      instanceTypes: g.instanceTypes,
+      desiredSize: g.desiredSize,
+      minSize: g.minSize,
+      maxSize: g.maxSize,
+    }));
+    written += await writeNodeGroups(db, clusterId, at, "crossplane", groups, changes);
   }
   written += await recordVersionChanges(db, clusterId, at, changes);
   return written;

@@ -26,7 +26,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** What we stored for a cluster, keyed by kind/namespace/name. */
 export async function loadKnownObjects(db: Pick<pg.Pool, "query">, clusterId: number): Promise<Map<string, KnownObject>> {
   const { rows } = await db.query<KnownRow>(
-    `SELECT id::text AS id, kind, namespace, name, "contentHash", health, "readyStatus", "readyReason", "readyMessage",
+    `SELECT id::text AS id, kind, namespace, name, "contentHash", health, "healthDetail", "readyStatus", "readyReason", "readyMessage",
             "attemptedRevision", "appliedRevision", "chartVersion", "appVersion", suspended, "firstFailedAt", "lastReadyAt",
             "lastGoodRevision", "lastReconcileAt", "deletedAt"
        FROM flux_object WHERE "clusterId" = $1`,
@@ -36,6 +36,7 @@ export async function loadKnownObjects(db: Pick<pg.Pool, "query">, clusterId: nu
   for (const r of rows) {
     const cared: CaredFields = {
       health: r.health,
+      healthDetail: r.healthDetail,
       readyStatus: r.readyStatus,
       readyReason: r.readyReason,
       readyMessage: r.readyMessage,
@@ -61,11 +62,12 @@ export async function loadKnownObjects(db: Pick<pg.Pool, "query">, clusterId: nu
 }
 
 const UPSERT_COLUMNS = `
-  kind text, "apiVersion" text, namespace text, name text, uid text, generation int, "observedGeneration" int,
-  health text, "readyStatus" text, "readyReason" text, "readyMessage" text, "stalledReason" text, "stalledMessage" text,
+  kind text, "apiVersion" text, namespace text, name text, uid text, "creationTimestamp" timestamp(3), generation int,
+  "observedGeneration" int, health text, "healthDetail" text, "readyStatus" text, "readyReason" text, "readyMessage" text, "stalledReason" text, "stalledMessage" text,
   reconciling boolean, suspended boolean, conditions jsonb, "attemptedRevision" text, "appliedRevision" text,
   "originRevision" text, "sourceKind" text, "sourceNamespace" text, "sourceName" text, url text, "chartName" text,
-  "chartVersion" text, "appVersion" text, "desiredChartVersion" text, "dependsOn" jsonb, "interval" text,
+  "chartVersion" text, "deployedChartVersion" text, "appVersion" text, "desiredChartVersion" text, "helmChartNamespace" text,
+  "helmChartName" text, "dependsOn" jsonb, "interval" text,
   "intervalSeconds" int, "lastHandledReconcileAt" text, "lastReconcileAt" timestamp(3), inventory jsonb, history jsonb,
   spec jsonb, "contentHash" text, "firstFailedAt" timestamp(3), "lastReadyAt" timestamp(3), "lastGoodRevision" text`;
 
@@ -139,13 +141,13 @@ export async function writeObjectPlan(
         }))
         .filter((t) => t.objectId);
       await client.query(
-        `INSERT INTO flux_object_transition ("objectId", "clusterId", at, change, fields, health, "previousHealth", "readyStatus",
-                "readyReason", "readyMessage", "attemptedRevision", "appliedRevision", "chartVersion", "appVersion", suspended)
-         SELECT x."objectId", $1, x.at, x.change, ARRAY(SELECT jsonb_array_elements_text(x.fields)), x.health, x."previousHealth",
-                x."readyStatus", x."readyReason", x."readyMessage", x."attemptedRevision", x."appliedRevision", x."chartVersion",
-                x."appVersion", x.suspended
+        `INSERT INTO flux_object_transition ("objectId", "clusterId", at, change, fields, health, "healthDetail", "previousHealth",
+                "readyStatus", "readyReason", "readyMessage", "attemptedRevision", "appliedRevision", "chartVersion", "appVersion", suspended)
+         SELECT x."objectId", $1, x.at, x.change, ARRAY(SELECT jsonb_array_elements_text(x.fields)), x.health, x."healthDetail",
+                x."previousHealth", x."readyStatus", x."readyReason", x."readyMessage", x."attemptedRevision", x."appliedRevision",
+                x."chartVersion", x."appVersion", x.suspended
            FROM jsonb_to_recordset($2::jsonb) AS x("objectId" bigint, at timestamp(3), change text, fields jsonb, health text,
-                "previousHealth" text, "readyStatus" text, "readyReason" text, "readyMessage" text, "attemptedRevision" text,
+                "healthDetail" text, "previousHealth" text, "readyStatus" text, "readyReason" text, "readyMessage" text, "attemptedRevision" text,
                 "appliedRevision" text, "chartVersion" text, "appVersion" text, suspended boolean)`,
         [clusterId, JSON.stringify(rows)],
       );
@@ -159,4 +161,28 @@ export async function writeObjectPlan(
   } finally {
     client.release();
   }
+}
+
+/**
+ * The cluster each object applies to (spec.kubeConfig); every other object of the cluster applies where it
+ * lives (null). Writes only the rows that change.
+ */
+export async function writeObjectTargets(
+  db: Pick<pg.Pool, "query">,
+  clusterId: number,
+  targets: Array<{ kind: string; namespace: string; name: string; targetClusterId: number | null }>,
+): Promise<number> {
+  const { rowCount: set } = await db.query(
+    `UPDATE flux_object o SET "targetClusterId" = x."targetClusterId"
+       FROM jsonb_to_recordset($2::jsonb) AS x(kind text, namespace text, name text, "targetClusterId" int)
+      WHERE o."clusterId" = $1 AND o.kind = x.kind AND o.namespace = x.namespace AND o.name = x.name
+        AND o."targetClusterId" IS DISTINCT FROM x."targetClusterId"`,
+    [clusterId, JSON.stringify(targets)],
+  );
+  const { rowCount: cleared } = await db.query(
+    `UPDATE flux_object SET "targetClusterId" = NULL
+      WHERE "clusterId" = $1 AND "targetClusterId" IS NOT NULL AND NOT (kind || '/' || namespace || '/' || name = ANY($2::text[]))`,
+    [clusterId, targets.filter((t) => t.targetClusterId !== null).map((t) => `${t.kind}/${t.namespace}/${t.name}`)],
+  );
+  return (set ?? 0) + (cleared ?? 0);
 }

@@ -1,5 +1,6 @@
 // Collector runs (for the freshness header), nudges handled, and retention pruning in batches.
 import type pg from "pg";
+import { staleSql, unclaimedSql } from "../queries/shared";
 
 type Db = Pick<pg.Pool, "query">;
 
@@ -50,6 +51,20 @@ export async function markNudgesHandled(db: Db, ids: string[], at: Date): Promis
   if (ids.length) await db.query(`UPDATE collector_nudge SET "handledAt" = $2 WHERE id = ANY($1::bigint[])`, [ids, at]);
 }
 
+/**
+ * Live objects per kind and health as pages show it now (stale and unclaimed derived with the page rules;
+ * an unreachable cluster's objects keep their last health here), for the collector's gauges.
+ */
+export async function objectHealthTotals(db: Db, now: Date): Promise<Array<{ kind: string; health: string; n: number }>> {
+  const { rows } = await db.query<{ kind: string; health: string; n: number }>(
+    `SELECT kind, CASE WHEN ${staleSql("$1")} THEN 'stale' WHEN ${unclaimedSql("$1")} THEN 'unclaimed' ELSE health END AS health,
+            count(*)::int AS n
+       FROM flux_object o WHERE o."deletedAt" IS NULL GROUP BY 1, 2`,
+    [now],
+  );
+  return rows;
+}
+
 /** Deletes history older than the retention, a batch at a time so no long lock is held. Returns rows deleted. */
 export async function pruneHistory(db: Db, before: Date, batchSize = 5000): Promise<number> {
   const tables: Array<[string, string]> = [
@@ -71,14 +86,16 @@ export async function pruneHistory(db: Db, before: Date, batchSize = 5000): Prom
       if ((rowCount ?? 0) < batchSize) break;
     }
   }
-  // Objects deleted from their cluster longer ago than the retention go with their history.
-  for (;;) {
-    const { rowCount } = await db.query(
-      `DELETE FROM flux_object WHERE id IN (SELECT id FROM flux_object WHERE "deletedAt" < $1 LIMIT $2)`,
-      [before, batchSize],
-    );
-    total += rowCount ?? 0;
-    if ((rowCount ?? 0) < batchSize) break;
+  // Objects and nodes that left their cluster longer ago than the retention go too (objects with their history).
+  for (const table of ["flux_object", "node"]) {
+    for (;;) {
+      const { rowCount } = await db.query(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE "deletedAt" < $1 LIMIT $2)`, [
+        before,
+        batchSize,
+      ]);
+      total += rowCount ?? 0;
+      if ((rowCount ?? 0) < batchSize) break;
+    }
   }
   return total;
 }

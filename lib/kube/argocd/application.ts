@@ -217,11 +217,21 @@ function appConditions(raw: unknown): Condition[] {
 const READY_STATUS = { ready: "True", failing: "False", stalled: "False" } as Record<string, string>;
 
 /** The common fields, with the verdict in the Flux-named readiness fields. */
-function baseRecord<K extends ArgoKind>(kind: K, raw: Raw, verdict: { health: ArgoHealth; reason: string; message: string }) {
+function baseRecord<K extends ArgoKind>(
+  kind: K,
+  raw: Raw,
+  verdict: { health: ArgoHealth; reason: string; message: string; drift?: { reason: string } | null },
+) {
   const metadata = obj(raw.metadata);
   return {
     kind,
     health: verdict.health,
+    // Healthy but out of sync with nobody to sync it: drift, shown and not counted, as for Flux.
+    healthDetail: verdict.health === "ready" && verdict.drift ? ("drifted" as const) : null,
+    creationTimestamp: isoOrNull(metadata.creationTimestamp),
+    deployedChartVersion: null,
+    helmChartNamespace: null,
+    helmChartName: null,
     readyStatus: READY_STATUS[verdict.health] ?? "Unknown",
     readyReason: verdict.reason,
     readyMessage: verdict.message,

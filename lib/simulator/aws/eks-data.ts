@@ -21,21 +21,34 @@ export function clusterSpec(model: SimFleet, name: string): SpokeSpec | undefine
   return model.spokeSpec(name) ?? (name === hubSpec.name && hubIncluded(model) ? hubSpec : undefined);
 }
 
+/**
+ * ListClusters: the clusters the caller's account sees. A spoke in an account the collector may not call EKS
+ * in (role `no-eks-access`) is not listed; clusters Crossplane is creating are, as EKS lists CREATING ones.
+ */
 export function clustersInRegion(model: SimFleet, region: string): string[] {
   const names: string[] = [];
   if (hubIncluded(model) && hubSpec.region === region) names.push(hubSpec.name);
-  for (const s of model.spokes) if (s.region === region) names.push(s.name);
+  for (const s of [...model.spokes, ...model.provisionedSpokes]) {
+    if (s.region === region && !s.roles.includes("no-eks-access")) names.push(s.name);
+  }
   return names.sort();
+}
+
+/** A cluster Crossplane is still creating at relative time `rel` (DescribeCluster: CREATING, no endpoint yet). */
+export function creatingAt(spec: SpokeSpec, rel: number): boolean {
+  return spec.availableAt !== undefined && rel < spec.availableAt;
 }
 
 function createdAtOf(model: SimFleet, spec: SpokeSpec): number {
   if (spec === hubSpec) return model.epoch - 640 * DAY;
+  if (spec.availableAt !== undefined) return model.epoch + spec.availableAt - 14 * MINUTE;
   return model.epoch - Math.floor((60 + unit(`created:${spec.name}`) * 500) * DAY);
 }
 
 export function describeCluster(model: SimFleet, runtime: RuntimeInfo, spec: SpokeSpec, t: number) {
   const rel = t - model.epoch;
   const cp = controlPlaneAt(spec, rel);
+  const creating = creatingAt(spec, rel);
   const extendedPreference = spec.roles.includes("extended-support") || unit(`policy:${spec.name}`) < 0.7;
   const vpc = `vpc-0${hex(`vpc:${spec.name}`, 16)}`;
   const issues: { code: string; message: string; resourceIds: string[] }[] = [];
@@ -44,7 +57,7 @@ export function describeCluster(model: SimFleet, runtime: RuntimeInfo, spec: Spo
     arn: eksArn(spec),
     createdAt: seconds(createdAtOf(model, spec)),
     version: cp.version,
-    endpoint: runtime.endpointOf(spec.name),
+    ...(creating ? {} : { endpoint: runtime.endpointOf(spec.name) }),
     roleArn: `arn:aws:iam::${spec.accountId}:role/eks-cluster-${spec.name}`,
     resourcesVpcConfig: {
       subnetIds: [0, 1, 2].map((i) => `subnet-0${hex(`subnet:${spec.name}:${i}`, 16)}`),
@@ -63,8 +76,8 @@ export function describeCluster(model: SimFleet, runtime: RuntimeInfo, spec: Spo
       ],
     },
     identity: { oidc: { issuer: oidcIssuer(spec) } },
-    status: cp.status,
-    certificateAuthority: { data: runtime.caDataOf(spec.name) },
+    status: creating ? "CREATING" : cp.status,
+    certificateAuthority: creating ? {} : { data: runtime.caDataOf(spec.name) },
     platformVersion: cp.platformVersion,
     tags: { environment: spec.env, team: spec.team, "managed-by": spec.provisioning === "eks-only" ? "terraform" : "crossplane" },
     health: { issues },
@@ -75,7 +88,8 @@ export function describeCluster(model: SimFleet, runtime: RuntimeInfo, spec: Spo
 }
 
 export function nodegroupNames(spec: SpokeSpec, t: number, epoch: number): string[] {
-  return nodegroupsAt(spec, t - epoch).map((ng) => ng.name);
+  // Node groups are created once the cluster is ACTIVE.
+  return creatingAt(spec, t - epoch) ? [] : nodegroupsAt(spec, t - epoch).map((ng) => ng.name);
 }
 
 export function describeNodegroup(model: SimFleet, spec: SpokeSpec, name: string, t: number) {

@@ -104,7 +104,7 @@ export function createEksHandler(ctx: EksServerContext) {
       const t = ctx.clock.now();
       const region = auth.region;
       const method = req.method ?? "GET";
-      const result = route(ctx, method, segments, query, body, region, t);
+      const result = route(ctx, method, segments, query, body, region, t, auth.identity.arn);
       sendJson(res, 200, result);
     } catch (error) {
       if (error instanceof EksError) sendError(res, error);
@@ -115,9 +115,27 @@ export function createEksHandler(ctx: EksServerContext) {
   };
 }
 
-function clusterIn(ctx: EksServerContext, name: string, region: string) {
+/** The operation names AWS puts in an AccessDenied message, by route. */
+function operationOf(method: string, segments: string[]): string {
+  const [, , sub, item] = segments;
+  if (sub === "node-groups") return item ? "eks:DescribeNodegroup" : "eks:ListNodegroups";
+  if (sub === "addons") return item ? "eks:DescribeAddon" : "eks:ListAddons";
+  if (sub === "insights") return method === "POST" ? "eks:ListInsights" : "eks:DescribeInsight";
+  return "eks:DescribeCluster";
+}
+
+function clusterIn(ctx: EksServerContext, name: string, region: string, caller?: { arn: string; operation: string }) {
   const spec = clusterSpec(ctx.model, name);
   if (!spec || spec.region !== region) throw notFoundCluster(name);
+  // A cluster in an account the caller has no role in: IAM refuses before EKS looks.
+  if (caller && spec.roles.includes("no-eks-access")) {
+    const resource = `arn:aws:eks:${spec.region}:${spec.accountId}:cluster/${spec.name}`;
+    throw new EksError(
+      403,
+      "AccessDeniedException",
+      `User: ${caller.arn} is not authorized to perform: ${caller.operation} on resource: ${resource} because no identity-based policy allows the ${caller.operation} action`,
+    );
+  }
   return spec;
 }
 
@@ -129,9 +147,11 @@ function route(
   body: Buffer,
   region: string,
   t: number,
+  callerArn: string,
 ): unknown {
   const { model, runtime } = ctx;
   const [root, name, sub, item, extra] = segments;
+  const caller = { arn: callerArn, operation: operationOf(method, segments) };
 
   if (method === "GET" && root === "clusters" && segments.length === 1) {
     const names = clustersInRegion(model, region);
@@ -139,11 +159,11 @@ function route(
     return { clusters: page, ...(nextToken ? { nextToken } : {}) };
   }
   if (method === "GET" && root === "clusters" && segments.length === 2) {
-    const spec = clusterIn(ctx, name, region);
+    const spec = clusterIn(ctx, name, region, caller);
     return { cluster: describeCluster(model, runtime, spec, t) };
   }
   if (root === "clusters" && sub === "node-groups" && method === "GET") {
-    const spec = clusterIn(ctx, name, region);
+    const spec = clusterIn(ctx, name, region, caller);
     if (segments.length === 3) {
       const names = nodegroupNames(spec, t, model.epoch);
       const { page, nextToken } = paginate(names, maxResultsOf(one(query, "maxResults")), one(query, "nextToken"), `ng:${name}`);
@@ -161,7 +181,7 @@ function route(
     }
   }
   if (root === "clusters" && sub === "addons" && method === "GET") {
-    const spec = clusterIn(ctx, name, region);
+    const spec = clusterIn(ctx, name, region, caller);
     if (segments.length === 3) {
       const { page, nextToken } = paginate(addonNames(), maxResultsOf(one(query, "maxResults")), one(query, "nextToken"), `addons:${name}`);
       return { addons: page, ...(nextToken ? { nextToken } : {}) };
@@ -213,7 +233,7 @@ function route(
     return { clusterVersions: page, ...(nextToken ? { nextToken } : {}) };
   }
   if (root === "clusters" && sub === "insights") {
-    const spec = clusterIn(ctx, name, region);
+    const spec = clusterIn(ctx, name, region, caller);
     const insights = insightsFor(model, spec, t);
     if (method === "POST" && segments.length === 3) {
       const input = (body.length ? JSON.parse(body.toString("utf8")) : {}) as {

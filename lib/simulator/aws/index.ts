@@ -115,10 +115,17 @@ function asSimFleet(model: FleetModel, epoch: number): SimFleet {
     epoch: model.epoch ?? epoch,
     objectsPerSpoke: 0,
     spokes: specs,
+    provisionedSpokes: [],
     argoSpokes: [],
     spokeSpec: (name: string) => byName.get(name),
     plan: () => undefined,
-    facts: { badCommit: { kustomization: "apps", namespace: "flux-system", clusters: [] }, labelOnly: [], eksOnly: [], crossplaneOnly: [] },
+    facts: {
+      badCommit: { kustomization: "apps", namespace: "flux-system", clusters: [] },
+      labelOnly: [],
+      eksOnly: [],
+      crossplaneOnly: [],
+      provisioning: { creating: "", creatingUpjet: "", failing: "", availableAt: {} },
+    },
   }) as SimFleet;
 }
 

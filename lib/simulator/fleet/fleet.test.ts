@@ -159,26 +159,45 @@ describe("fleet model", () => {
     expect(flux("prod-use1-001")).toBeLessThan(60);
   });
 
-  it("retries a failing HelmRelease upgrade and stalls after three attempts", () => {
+  it("retries a failing HelmRelease upgrade, rolls back between attempts and stalls after three, as helm-controller does", () => {
     const { cluster, namespace, name } = model.facts.helmUpgradeStall!;
     const hr = (rel: number) => find(model.objectsAt(cluster, at(rel), runtime), "HelmRelease", namespace, name)!;
+    const history = (o: KubeObject) =>
+      (o.status as { history: { version: number; status: string; chartVersion: string; action?: string }[] }).history;
     expect(ready(hr(30_000))?.status).toBe("True");
+    // Attempt 1 failed at 1:40: Released False, Ready False UpgradeFailed until the rollback 5 s later.
+    expect(ready(hr(102_000))).toMatchObject({ status: "False", reason: "UpgradeFailed" });
+    expect(
+      history(hr(102_000))
+        .slice(0, 2)
+        .map((h) => h.status),
+    ).toEqual(["failed", "deployed"]);
+    // The rollback is a new deployed release of the old chart; Ready mirrors Remediated.
     expect(condition(hr(110_000), "Reconciling")).toMatchObject({ reason: "ProgressingWithRetry" });
-    expect(ready(hr(110_000))).toMatchObject({ status: "False", reason: "UpgradeFailed" });
-    const stalled = hr(5 * MIN);
+    expect(ready(hr(110_000))).toMatchObject({ status: "False", reason: "RollbackSucceeded" });
+    expect(history(hr(110_000)).map((h) => [h.status, h.chartVersion])).toEqual([
+      ["deployed", "77.14.0"],
+      ["failed", "79.5.0"],
+      ["superseded", "77.14.0"],
+    ]);
+    const stalled = hr(6 * MIN);
     expect(condition(stalled, "Stalled")).toMatchObject({
       status: "True",
       reason: "RetriesExceeded",
       message: "Failed to upgrade after 3 attempt(s)",
     });
-    expect(ready(stalled)?.message).toMatch(
+    expect(condition(stalled, "Released")?.message).toMatch(
       /^Helm upgrade failed for release monitoring\/kube-prometheus-stack with chart kube-prometheus-stack@79\.5\.0: /,
     );
-    expect((stalled.status as { history: { status: string }[] }).history.slice(0, 3).map((h) => h.status)).toEqual([
-      "failed",
-      "failed",
-      "failed",
+    expect(ready(stalled)).toMatchObject({ status: "False", reason: "RollbackSucceeded" });
+    // The last failure is left for debugging: newest first, the failed attempt above the rollback that runs.
+    expect(history(stalled).map((h) => [h.status, h.chartVersion])).toEqual([
+      ["failed", "79.5.0"],
+      ["deployed", "77.14.0"],
+      ["failed", "79.5.0"],
+      ["superseded", "77.14.0"],
     ]);
+    expect(history(stalled)[1].action).toBeUndefined();
   });
 
   it("reports a dependency chain whose root fails", () => {
@@ -243,15 +262,15 @@ describe("fleet model", () => {
     const hub = model.objectsAt("hub", at(2 * MIN), runtime);
     const managed = hub.filter((o) => ["Cluster", "ClusterAuth", "EKSCluster"].includes(o.kind));
     expect(new Set(managed.map((o) => o.apiVersion))).toEqual(
-      new Set(["eks.aws.crossplane.io/v1beta1", "eks.aws.upbound.io/v1beta1", "platform.acme.io/v1beta1"]),
+      new Set(["eks.aws.crossplane.io/v1beta1", "eks.aws.upbound.io/v1beta2", "eks.aws.upbound.io/v1beta1", "platform.acme.io/v1beta1"]),
     );
-    const provisioning = ["dev-use1-sandbox", "staging-euw1-analytics"];
+    const provisioning = ["dev-use1-sandbox", "staging-usw2-ingest", "staging-euw1-analytics"];
     for (const o of managed) {
       if (provisioning.includes(o.metadata.name)) continue;
       const spec = o.spec as { writeConnectionSecretToRef?: { name: string; namespace: string } };
       const status = o.status as { conditions: { type: string; reason: string }[]; atProvider?: unknown };
       expect(status.conditions.map((c) => c.type).sort()).toEqual(["Ready", "Synced"]);
-      if (o.apiVersion !== "eks.aws.upbound.io/v1beta1" || o.kind === "ClusterAuth") {
+      if (o.apiVersion !== "eks.aws.upbound.io/v1beta2") {
         expect(spec.writeConnectionSecretToRef?.name, `${o.kind} ${o.metadata.name}`).toBeTruthy();
         expect(find(hub, "Secret", spec.writeConnectionSecretToRef!.namespace, spec.writeConnectionSecretToRef!.name)).toBeDefined();
       }
@@ -260,13 +279,15 @@ describe("fleet model", () => {
     const creating = find(hub, "Cluster", undefined as never, "dev-use1-sandbox")!;
     expect(condition(creating, "Ready")).toMatchObject({ status: "False", reason: "Creating" });
     expect(creating.status).toMatchObject({ atProvider: { status: "CREATING" } });
-    const failing = hub.find((o) => o.apiVersion === "eks.aws.upbound.io/v1beta1" && o.metadata.name === "staging-euw1-analytics")!;
+    const failing = hub.find((o) => o.apiVersion === "eks.aws.upbound.io/v1beta2" && o.metadata.name === "staging-euw1-analytics")!;
     expect(condition(failing, "Synced")).toMatchObject({
       status: "False",
       reason: "ReconcileError",
       message: expect.stringContaining("InvalidParameterException"),
     });
-    for (const name of provisioning) expect(find(hub, "Secret", "flux-system", `${name}-eks-connection`)).toBeUndefined();
+    // Crossplane publishes the connection secret empty from its first reconcile.
+    for (const name of ["dev-use1-sandbox", "staging-euw1-analytics"])
+      expect(find(hub, "Secret", "flux-system", `${name}-eks-connection`)?.data).toEqual({});
     const labelled = hub.filter((o) => o.kind === "Secret" && o.metadata.labels?.[DISCOVERY_LABEL] === "true");
     expect(labelled.map((s) => s.metadata.name)).toEqual(model.facts.labelOnly.map((n) => `${n}-kubeconfig`));
     const fluxRefs = hub.filter(

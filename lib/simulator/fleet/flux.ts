@@ -1,7 +1,7 @@
 // Builders for Flux objects and their Events, shaped like the served CRD versions
 // (Kustomization v1, HelmRelease v2, GitRepository/OCIRepository/HelmRepository/HelmChart v1).
 import type { KubeObject } from "../contract";
-import { goDuration, hex, iso, podSuffix, unit, uuid } from "./random";
+import { goDuration, hex, iso, unit, uuid } from "./random";
 
 export const FLUX_NS = "flux-system";
 export const KS_API = "kustomize.toolkit.fluxcd.io/v1";
@@ -298,7 +298,8 @@ export function helmChart(input: HelmChartInput): KubeObject {
 
 export interface KsHistoryEpisode {
   revision: string;
-  status: "ReconciliationSucceeded" | "ReconciliationFailed" | "HealthCheckFailed" | "BuildFailed";
+  /** What kustomize-controller records: build failures, missing paths and unready sources add no entry. */
+  status: "ReconciliationSucceeded" | "ReconciliationFailed" | "HealthCheckFailed" | "PruneFailed";
   first: number;
   last: number;
   total: number;
@@ -396,7 +397,8 @@ export function kustomization(input: KustomizationInput): KubeObject {
 
 export interface HelmSnapshot {
   version: number;
-  status: "deployed" | "superseded" | "failed";
+  /** Helm release statuses helm-controller copies into its snapshots. */
+  status: "deployed" | "superseded" | "failed" | "pending-upgrade" | "pending-install" | "uninstalled";
   chartName: string;
   chartVersion: string;
   appVersion: string;
@@ -519,6 +521,8 @@ export interface EventInput {
   last: number;
   count: number;
   revision?: string;
+  /** helm-controller's values digest (`helm.toolkit.fluxcd.io/token`), written next to the revision. */
+  token?: string;
 }
 
 const CONTROLLER_GROUP: Record<EventInput["controller"], string> = {
@@ -532,7 +536,11 @@ export function event(input: EventInput): KubeObject {
   const ns = involved.metadata.namespace ?? "default";
   // Kubernetes names events <object>.<hex of the first timestamp in ns>.
   const name = `${involved.metadata.name}.${(BigInt(input.first) * 1_000_000n + BigInt(input.reason.length)).toString(16)}`;
-  const annotations = input.revision ? { [`${CONTROLLER_GROUP[input.controller]}/revision`]: input.revision } : undefined;
+  // fluxcd/pkg runtime/events: the controller's metadata as `<group>/<key>` annotations (none when it has none).
+  const group = CONTROLLER_GROUP[input.controller];
+  const annotations = input.revision
+    ? { [`${group}/revision`]: input.revision, ...(input.token ? { [`${group}/token`]: input.token } : {}) }
+    : undefined;
   return {
     apiVersion: "v1",
     kind: "Event",
@@ -559,6 +567,7 @@ export function event(input: EventInput): KubeObject {
     type: input.type,
     eventTime: null,
     reportingComponent: input.controller,
-    reportingInstance: `${input.controller}-${podSuffix(`${input.id.cluster}:${input.controller}:rs`, 10)}-${podSuffix(`${input.id.cluster}:${input.controller}`, 5)}`,
+    // The core/v1 recorder controller-runtime gives Flux leaves it empty (lab recordings: "reportingInstance": "").
+    reportingInstance: "",
   };
 }

@@ -29,14 +29,19 @@ import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, lastGridPoint } from
 import { HUB_NAME, HUB_REGION, HUB_VERSION, type SpokeSpec } from "./topology";
 import { controlPlaneAt } from "./versions";
 import { HUB_ACCOUNT_ID } from "../aws/identities";
+import { crossplaneNodeGroups } from "./crossplane-nodegroups";
+import { PROVISIONING_HUB_TIMES, provisioningHubObjects, provisioningInventory } from "./provisioning";
 
 /** Label that marks a Secret holding a kubeconfig for Crow's Nest to discover (documented in the README). */
 export const DISCOVERY_LABEL = "crows-nest.io/cluster-kubeconfig";
 export const LABEL_SECRETS_NAMESPACE = "fleet-kubeconfigs";
 export const COMPOSITE_GROUP = "platform.acme.io";
 export const COMPOSITE_API = `${COMPOSITE_GROUP}/v1beta1`;
-const CLASSIC_API = "eks.aws.crossplane.io/v1beta1";
-const UPBOUND_API = "eks.aws.upbound.io/v1beta1";
+export const CLASSIC_API = "eks.aws.crossplane.io/v1beta1";
+/** Upbound EKS Cluster and NodeGroup at their storage version (nested blocks as objects). */
+export const UPBOUND_API = "eks.aws.upbound.io/v1beta2";
+/** ClusterAuth exists only at v1beta1. */
+export const UPBOUND_AUTH_API = "eks.aws.upbound.io/v1beta1";
 const CONNECTION_SECRET_TYPE = "connection.crossplane.io/v1alpha1";
 /** The hub reconciles on this grid (same as the classic token rotation). */
 const HUB_TICK = TIMELINE.classicTokenRotation;
@@ -290,9 +295,10 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
     }),
   );
 
-  // --- Crossplane definitions, and clusters still being provisioned -----------------------------------
+  // --- Crossplane definitions, clusters being provisioned, node groups -----------------------------------
   out.push(...crossplaneDefinitions(id));
-  out.push(...provisioningClusters(id, epoch));
+  out.push(...provisioningHubObjects({ id, seed, epoch, t, runtime, infraRev, fetchedAt }));
+  out.push(...crossplaneNodeGroups(id, spokes, epoch, rel));
 
   // --- per spoke ---------------------------------------------------------------------------------------
   for (const spec of spokes) {
@@ -364,102 +370,12 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
   return out.concat(events);
 }
 
-/** Clusters Crossplane is creating (no endpoint, no secret yet) or fails to create; not served, not in EKS. */
-export const PROVISIONING_CLUSTERS = {
-  creating: { name: "dev-use1-sandbox", region: "us-east-1", accountId: "456789012345", since: -6 * MINUTE },
-  failing: { name: "staging-euw1-analytics", region: "eu-west-1", accountId: "345678901234", since: -38 * MINUTE },
-} as const;
-
-function provisioningClusters(id: ObjectIdentity, epoch: number): KubeObject[] {
-  const { creating, failing } = PROVISIONING_CLUSTERS;
-  const createdAt = epoch + creating.since;
-  const subnets = (name: string) => [0, 1, 2].map((i) => `subnet-0${hex(`subnet:${name}:${i}`, 16)}`);
-  const requestId = uuidLike(`req:${failing.name}`);
-  const failMessage =
-    `create failed: async create failed: failed to create the resource: [{0 creating EKS Cluster (${failing.name}): operation error EKS: CreateCluster, ` +
-    `https response error StatusCode: 400, RequestID: ${requestId}, InvalidParameterException: Subnets specified must be in at least two different AZs  []}]`;
-  return [
-    {
-      apiVersion: CLASSIC_API,
-      kind: "Cluster",
-      metadata: meta({ ...id, createdAt }, "Cluster", undefined, creating.name, {
-        generation: 1,
-        labels: { "crows-nest.io/environment": "dev", "crows-nest.io/team": "data" },
-        annotations: { "crossplane.io/external-name": creating.name, "crossplane.io/external-create-pending": iso(createdAt + 5 * SECOND) },
-      }),
-      spec: {
-        deletionPolicy: "Delete",
-        forProvider: {
-          region: creating.region,
-          version: "1.35",
-          roleArn: `arn:aws:iam::${creating.accountId}:role/eks-cluster-${creating.name}`,
-          resourcesVpcConfig: { endpointPrivateAccess: true, endpointPublicAccess: true, subnetIds: subnets(creating.name) },
-        },
-        providerConfigRef: { name: `aws-${creating.accountId}` },
-        managementPolicies: ["*"],
-        writeConnectionSecretToRef: { namespace: FLUX_NS, name: `${creating.name}-eks-connection` },
-      },
-      status: {
-        atProvider: {
-          arn: `arn:aws:eks:${creating.region}:${creating.accountId}:cluster/${creating.name}`,
-          createdAt: iso(createdAt + 8 * SECOND),
-          platformVersion: "eks.9",
-          status: "CREATING",
-          version: "1.35",
-        },
-        conditions: crossplaneConditions("False", "Creating", createdAt + 8 * SECOND),
-      },
-    },
-    {
-      apiVersion: UPBOUND_API,
-      kind: "Cluster",
-      metadata: meta({ ...id, createdAt: epoch + failing.since }, "UpboundCluster", undefined, failing.name, {
-        generation: 1,
-        labels: { "crows-nest.io/environment": "staging", "crows-nest.io/team": "data" },
-      }),
-      spec: {
-        deletionPolicy: "Delete",
-        forProvider: {
-          region: failing.region,
-          version: "1.35",
-          roleArn: `arn:aws:iam::${failing.accountId}:role/eks-cluster-${failing.name}`,
-          vpcConfig: [{ subnetIds: [subnets(failing.name)[0]] }],
-        },
-        providerConfigRef: { name: `aws-${failing.accountId}` },
-        managementPolicies: ["*"],
-        writeConnectionSecretToRef: { namespace: FLUX_NS, name: `${failing.name}-eks-connection` },
-      },
-      status: {
-        atProvider: {},
-        conditions: [
-          { type: "Ready", status: "False", reason: "Creating", lastTransitionTime: iso(epoch + failing.since + 3 * SECOND) },
-          {
-            type: "Synced",
-            status: "False",
-            reason: "ReconcileError",
-            message: failMessage,
-            lastTransitionTime: iso(epoch + failing.since + 9 * SECOND),
-          },
-        ],
-      },
-    },
-  ];
-}
-
-function uuidLike(label: string): string {
-  const h = hex(label, 32);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-}
-
 function clustersInventory(spokes: SpokeSpec[]) {
-  const entries: { id: string; v: string }[] = [
-    { id: `_${PROVISIONING_CLUSTERS.creating.name}_eks.aws.crossplane.io_Cluster`, v: "v1beta1" },
-    { id: `_${PROVISIONING_CLUSTERS.failing.name}_eks.aws.upbound.io_Cluster`, v: "v1beta1" },
-  ];
+  const entries: { id: string; v: string }[] = provisioningInventory();
   for (const s of spokes) {
     if (s.provisioning === "classic") entries.push({ id: `_${s.name}_eks.aws.crossplane.io_Cluster`, v: "v1beta1" });
     if (s.provisioning === "clusterauth") {
-      entries.push({ id: `_${s.name}_eks.aws.upbound.io_Cluster`, v: "v1beta1" });
+      entries.push({ id: `_${s.name}_eks.aws.upbound.io_Cluster`, v: "v1beta2" });
       entries.push({ id: `_${s.name}_eks.aws.upbound.io_ClusterAuth`, v: "v1beta1" });
     }
     if (s.provisioning === "composite") entries.push({ id: `_${s.name}_${COMPOSITE_GROUP}_EKSCluster`, v: "v1beta1" });
@@ -467,7 +383,12 @@ function clustersInventory(spokes: SpokeSpec[]) {
   return entries;
 }
 
-function crossplaneConditions(readyStatus: "True" | "False", readyReason: string, at: number, synced?: { message: string; at: number }) {
+export function crossplaneConditions(
+  readyStatus: "True" | "False",
+  readyReason: string,
+  at: number,
+  synced?: { message: string; at: number },
+) {
   const conditions: Record<string, unknown>[] = [{ type: "Ready", status: readyStatus, reason: readyReason, lastTransitionTime: iso(at) }];
   conditions.push(
     synced
@@ -591,14 +512,12 @@ function upboundCluster(
         region: spec.region,
         version: upgrading ? nextVersion(spec.version) : cp.version,
         roleArn: `arn:aws:iam::${spec.accountId}:role/eks-cluster-${spec.name}`,
-        vpcConfig: [
-          {
-            endpointPrivateAccess: true,
-            endpointPublicAccess: true,
-            subnetIds: [0, 1, 2].map((i) => `subnet-0${hex(`subnet:${spec.name}:${i}`, 16)}`),
-          },
-        ],
-        accessConfig: [{ authenticationMode: "API_AND_CONFIG_MAP", bootstrapClusterCreatorAdminPermissions: true }],
+        vpcConfig: {
+          endpointPrivateAccess: true,
+          endpointPublicAccess: true,
+          subnetIds: [0, 1, 2].map((i) => `subnet-0${hex(`subnet:${spec.name}:${i}`, 16)}`),
+        },
+        accessConfig: { authenticationMode: "API_AND_CONFIG_MAP", bootstrapClusterCreatorAdminPermissions: true },
         tags: { environment: spec.env, team: spec.team, "managed-by": "crossplane" },
       },
       providerConfigRef: { name: `aws-${spec.accountId}` },
@@ -638,7 +557,7 @@ function clusterAuth(id: ObjectIdentity, spec: SpokeSpec, epoch: number, signedA
       }
     : undefined;
   return {
-    apiVersion: UPBOUND_API,
+    apiVersion: UPBOUND_AUTH_API,
     kind: "ClusterAuth",
     metadata: meta({ ...id, createdAt: epoch - 200 * DAY }, "ClusterAuth", undefined, spec.name, {
       generation: 1,
@@ -696,7 +615,7 @@ function compositeCluster(
   };
 }
 
-function connectionSecret(
+export function connectionSecret(
   id: ObjectIdentity,
   ref: { namespace: string; name: string },
   owner: KubeObject,
@@ -962,4 +881,7 @@ export const HUB_EVENT_TIMES = [
   TIMELINE.unreachableUntil + 40 * SECOND,
   TIMELINE.controlPlaneUpgradeStart,
   TIMELINE.controlPlaneUpgradeEnd,
+  TIMELINE.nodeGroupUpgradeStart,
+  TIMELINE.nodeGroupUpgradeEnd,
+  ...PROVISIONING_HUB_TIMES,
 ];

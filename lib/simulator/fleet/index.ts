@@ -13,10 +13,14 @@ import {
   type ArgoSpokeSpec,
 } from "./argocd";
 import { fluxReport, hasFluxOperator } from "./flux-report";
+import { helmStallChangeTimes } from "./helm-stall";
 import { tenantsChangeTimes } from "./huge-message";
+import { objectSemanticsChangeTimes } from "./object-semantics";
 import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
+import { NOT_READY_NODE } from "./node-scenarios";
+import { PROVISIONING_CLUSTERS, provisionedSpokeObjects, provisionedSpokeSpecs } from "./provisioning";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
-import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, helmAttempt, tickPhase } from "./timeline";
+import { DAY, MINUTE, SECOND, TIMELINE, gridPointsIn, tickPhase } from "./timeline";
 import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
 import { HELM_ADDONS } from "./catalogue";
 import { PODINFO_OCI } from "./old-cluster";
@@ -66,6 +70,14 @@ export interface ScenarioFacts {
   failedInstall?: { cluster: string; namespace: string; name: string; chart: string };
   /** A chart pulled from an OCI HelmRepository on one spoke and over HTTPS on the others (from 18 objects per spoke). */
   dualSourceChart?: { chart: string; ociCluster: string; ociUrl: string; httpsUrl: string };
+  /** Crossplane creates two clusters during the run and fails to create a third (hub-side; see provisioning.ts). */
+  provisioning: { creating: string; creatingUpjet: string; failing: string; availableAt: Record<string, number> };
+  /** The EKS API refuses the collector for this spoke; Crossplane knows its EKS facts and node groups. */
+  noEksAccess?: { cluster: string };
+  /** A node of this spoke is NotReady from t0 − 4 min to 20:00 (NodeNotReady Event). */
+  notReadyNode?: { cluster: string; nodegroup: string; since: number; until: number };
+  /** Hub HelmReleases deploying into a spoke through spec.kubeConfig (one per fourth spoke). */
+  hubToSpoke?: { hub: string; kind: "HelmRelease"; namespace: string; name: string; spoke: string };
   hugeMessage?: { cluster: string; namespace: string; name: string };
   labelOnly: string[];
   eksOnly: string[];
@@ -78,6 +90,8 @@ export interface SimFleet extends FleetModel {
   epoch: number;
   objectsPerSpoke: number;
   spokes: SpokeSpec[];
+  /** Clusters Crossplane creates during the run (served once ACTIVE; not indexed spokes). */
+  provisionedSpokes: SpokeSpec[];
   /** Spokes only Argo CD knows (not Flux spokes, not in the EKS API the collector scans). */
   argoSpokes: ArgoSpokeSpec[];
   spokeSpec(name: string): SpokeSpec | undefined;
@@ -94,6 +108,8 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
   const epochFor = (t: number): number => (epoch ??= t);
   const spokes = Array.from({ length: total }, (_, i) => spokeSpec(i, total));
   const byName = new Map(spokes.map((s) => [s.name, s]));
+  const provisioned = provisionedSpokeSpecs();
+  const provisionedByName = new Map(provisioned.map((s) => [s.name, s]));
   const argoSpokes = argoSpokeSpecs(options.argocdSpokes ?? 0);
   const argoByName = new Map(argoSpokes.map((s) => [s.name, s]));
   const argoHubTimes = argocdHubChangeTimes(spokes, argoSpokes);
@@ -132,6 +148,15 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       team: s.team,
     })),
     ...argoSpokes.map((s) => argoSpokeCluster(s, seed)),
+    ...provisioned.map((s) => ({
+      name: s.name,
+      role: "spoke" as const,
+      eks: { name: s.name, region: s.region, accountId: s.accountId, arn: eksArn(s) },
+      gitVersion: gitVersionOf(s.version),
+      auth: "eks" as const,
+      env: s.env,
+      team: s.team,
+    })),
   ];
 
   /** Scenario change times of one spoke, relative to t0 (periodic grids are handled separately). */
@@ -140,14 +165,10 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     if (times) return times;
     times = [];
     times.push(...appsChangeTimes(spec.name, isBadCommitSpoke(spec.index)));
-    if (spec.roles.includes("helm-upgrade-stall")) {
-      for (let k = 1; k <= TIMELINE.helmMaxAttempts; k++) {
-        const a = helmAttempt(k);
-        times.push(a.start, a.fail);
-      }
-      times.push(TIMELINE.helmUpgradeStart - 5 * SECOND, helmAttempt(TIMELINE.helmMaxAttempts).fail + HOUR + 1);
-    }
+    if (spec.roles.includes("helm-upgrade-stall")) times.push(...helmStallChangeTimes());
+    times.push(...objectSemanticsChangeTimes(spec.index));
     if (spec.roles.includes("unreachable")) times.push(TIMELINE.unreachableFrom, TIMELINE.unreachableUntil);
+    if (spec.roles.includes("not-ready-node")) times.push(NOT_READY_NODE.since, NOT_READY_NODE.until);
     if (spec.roles.includes("huge-message")) times.push(...tenantsChangeTimes());
     if (spec.roles.includes("scheduled-upgrade")) {
       times.push(
@@ -182,7 +203,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     return HUB_EVENT_TIMES.some(inWindow) || argoHubTimes.some(inWindow);
   };
 
-  const facts = { ...scenarioFacts(spokes), argocd: argocdFacts(spokes, argoSpokes) };
+  const facts = { ...scenarioFacts(spokes, provisioned), argocd: argocdFacts(spokes, argoSpokes) };
 
   return {
     seed,
@@ -192,9 +213,10 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     objectsPerSpoke,
     clusters,
     spokes,
+    provisionedSpokes: provisioned,
     argoSpokes,
     facts,
-    spokeSpec: (name) => byName.get(name),
+    spokeSpec: (name) => byName.get(name) ?? provisionedByName.get(name),
     plan: (name) => (epoch === undefined ? undefined : planOf(name, epoch)),
     objectsAt(cluster: string, t: number, runtime: RuntimeInfo): KubeObject[] {
       const e = epochFor(t);
@@ -206,6 +228,8 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       }
       const argoSpoke = argoByName.get(cluster);
       if (argoSpoke) return argoSpokeObjects(argoSpoke, seed, e, t);
+      const created = provisionedByName.get(cluster);
+      if (created) return provisionedSpokeObjects(created, seed, e, t);
       const plan = planOf(cluster, t);
       if (!plan) return [];
       const objects = spokeObjects({ plan, t });
@@ -222,9 +246,13 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       const changed: string[] = [];
       if (hubChanged(e, t0, t1)) changed.push(HUB_NAME);
       for (const spec of spokes) if (spokeChanged(spec, e, t0, t1)) changed.push(spec.name);
+      for (const spec of provisioned) if (e + spec.availableAt! > t0 && e + spec.availableAt! <= t1) changed.push(spec.name);
       return changed;
     },
     conditionsAt(cluster: string, t: number): ClusterConditions {
+      const created = provisionedByName.get(cluster);
+      // Nothing answers before AWS reports the cluster ACTIVE.
+      if (created) return { unreachable: t - epochFor(t) < created.availableAt!, gitVersion: gitVersionOf(created.version) };
       const spec = byName.get(cluster);
       if (!spec) return { unreachable: false, gitVersion: gitVersionOf(HUB_VERSION) };
       const rel = t - epochFor(t);
@@ -234,7 +262,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
   };
 }
 
-function scenarioFacts(spokes: SpokeSpec[]): Omit<ScenarioFacts, "argocd"> {
+function scenarioFacts(spokes: SpokeSpec[], provisioned: SpokeSpec[]): Omit<ScenarioFacts, "argocd"> {
   const at = (i: number) => spokes[i]?.name;
   const facts: Omit<ScenarioFacts, "argocd"> = {
     reference: at(ROLE_INDEX.reference),
@@ -246,7 +274,30 @@ function scenarioFacts(spokes: SpokeSpec[]): Omit<ScenarioFacts, "argocd"> {
     labelOnly: spokes.filter((s) => s.provisioning === "label").map((s) => s.name),
     eksOnly: spokes.filter((s) => s.provisioning === "eks-only").map((s) => s.name),
     crossplaneOnly: spokes.filter((s) => !s.hubFluxRef && s.provisioning !== "label" && s.provisioning !== "eks-only").map((s) => s.name),
+    provisioning: {
+      creating: PROVISIONING_CLUSTERS.creating.name,
+      creatingUpjet: PROVISIONING_CLUSTERS.creatingUpjet.name,
+      failing: PROVISIONING_CLUSTERS.failing.name,
+      availableAt: Object.fromEntries(provisioned.map((s) => [s.name, s.availableAt!])),
+    },
   };
+  if (at(ROLE_INDEX.noEksAccess)) facts.noEksAccess = { cluster: at(ROLE_INDEX.noEksAccess)! };
+  if (at(ROLE_INDEX.notReadyNode))
+    facts.notReadyNode = {
+      cluster: at(ROLE_INDEX.notReadyNode)!,
+      nodegroup: "system",
+      since: NOT_READY_NODE.since,
+      until: NOT_READY_NODE.until,
+    };
+  const hubToSpoke = spokes.find((s) => s.hubFluxRef && s.index % 4 === 0);
+  if (hubToSpoke)
+    facts.hubToSpoke = {
+      hub: HUB_NAME,
+      kind: "HelmRelease",
+      namespace: "flux-system",
+      name: `monitoring-agent-${hubToSpoke.name}`,
+      spoke: hubToSpoke.name,
+    };
   if (at(ROLE_INDEX.helmUpgradeStall)) {
     facts.helmUpgradeStall = {
       cluster: at(ROLE_INDEX.helmUpgradeStall)!,

@@ -5,7 +5,6 @@ import type { KubeObject } from "../contract";
 import { APP_SERVICES, HELM_ADDONS, eksVersion, type HelmAddon } from "./catalogue";
 import {
   FLUX_NS,
-  HR_API,
   appliedBy,
   condition,
   event,
@@ -35,13 +34,15 @@ import {
   appsFetchDelay,
   appsSourceInterval,
   gridPointsIn,
-  helmAttempt,
   lastGridPoint,
   tickPhase,
   type Commit,
 } from "./timeline";
 import { addonSource, extraInventory, failedInstall, failsToInstall, ociHelmRepository } from "./old-cluster";
 import type { SpokeSpec } from "./topology";
+import { helmStall } from "./helm-stall";
+import { applyNodeScenarios } from "./node-scenarios";
+import { applyObjectSemantics } from "./object-semantics";
 import { controlPlaneAt, nodeNames, nodegroupsAt } from "./versions";
 
 export const GIT_ORG = "https://github.com/acme-platform";
@@ -293,6 +294,7 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
     const names = nodeNames(spec, ng, seed);
     names.forEach((name, i) => out.push(nodeObject(id, spec, ng, name, i, abs(ng.modifiedAt))));
   }
+  applyNodeScenarios(out, spec, id, epoch, t, events);
 
   // --- Git sources ----------------------------------------------------------------------------------
   const depChain = spec.roles.includes("dependency-chain");
@@ -373,7 +375,6 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
       `open ${dir}: no such file or directory': must build at directory: not a valid directory: evalsymlink failure on ` +
       `'${dir}' : lstat ${dir}: no such file or directory`;
     const failedAt = abs(brokenSince);
-    const attempts = 1 + gridPointsIn(failedAt, t, phase + epoch, TIMELINE.reconcileTick);
     controllers = kustomization({
       id,
       name: "infra-controllers",
@@ -398,17 +399,9 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
       lastAppliedRevision: infraRev,
       lastAttemptedRevision: currentInfraRev,
       inventory: controllersInventory(plan),
-      history: [
-        {
-          revision: currentInfraRev,
-          status: "BuildFailed",
-          first: failedAt,
-          last: attemptTick > failedAt ? attemptTick : failedAt,
-          total: attempts,
-          durationMs: 310 + Math.floor(unit(`bd:${cluster}`) * 200),
-        },
-        steadyHistory(infraRev, infraFetched, failedAt, phase + epoch, 38_000),
-      ],
+      // A build failure adds no status.history entry (kustomize-controller upserts history from the apply
+      // step on): the newest entry is still the last successful reconciliation.
+      history: [steadyHistory(infraRev, infraFetched, failedAt, phase + epoch, 38_000)],
       labels: fluxLabels,
     });
     const first = failedAt;
@@ -600,6 +593,7 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
   for (const choice of plan.addons) {
     out.push(...addonObjects(plan, choice, t, events));
   }
+  applyObjectSemantics(plan, t, out, events);
 
   return out.concat(events);
 }
@@ -912,83 +906,28 @@ function addonObjects(plan: SpokePlan, choice: AddonChoice, t: number, events: K
   let lastAttemptedGeneration = baseGen;
 
   if (bumped) {
-    const error =
-      `cannot patch "kube-prometheus-stack-grafana" with kind Deployment: Deployment.apps "kube-prometheus-stack-grafana" is invalid: ` +
-      `spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app.kubernetes.io/instance":"kube-prometheus-stack", ` +
-      `"app.kubernetes.io/name":"grafana"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable`;
-    const failMessage = `Helm upgrade failed for release ${addon.namespace}/${addon.name} with chart ${addon.chart}@${version}: ${error}`;
+    // Attempts, rollbacks and the stall as helm-controller writes them (helm-stall.ts).
+    const stall = helmStall({
+      id,
+      epoch,
+      rel,
+      namespace: addon.namespace,
+      name: addon.name,
+      chart: addon.chart,
+      deployed: installed,
+      superseded: previous,
+      target: { version, appVersion },
+      gen,
+      baseGen,
+      okMessage,
+      installedAt: choice.installedAt,
+    });
+    conditions = stall.conditions;
+    history = stall.history;
+    failures = stall.failures;
     lastAttempted = version;
     lastAttemptedGeneration = gen;
-    const failed: HelmSnapshot[] = [];
-    let lastFail = 0;
-    let running: number | undefined;
-    for (let k = 1; k <= TIMELINE.helmMaxAttempts; k++) {
-      const { start, fail } = helmAttempt(k);
-      if (rel >= fail) {
-        failures = k;
-        lastFail = fail;
-        failed.unshift({
-          version: choice.releaseVersion + k,
-          status: "failed",
-          chartName: addon.chart,
-          chartVersion: version,
-          appVersion,
-          firstDeployed: epoch + start,
-          lastDeployed: epoch + start,
-          action: "upgrade",
-        });
-      } else if (rel >= start) {
-        running = start;
-      }
-    }
-    history = [...failed, ...history];
-    if (running !== undefined) {
-      const msg = `Running 'upgrade' action with timeout of 5m0s`;
-      conditions = [
-        condition("Reconciling", "True", "Progressing", msg, epoch + running, gen),
-        condition("Ready", "Unknown", "Progressing", "reconciliation in progress", epoch + running, gen),
-        failures
-          ? condition("Released", "False", "UpgradeFailed", failMessage, epoch + lastFail, gen)
-          : condition("Released", "True", "UpgradeSucceeded", okMessage, choice.installedAt, baseGen),
-      ];
-    } else if (failures >= TIMELINE.helmMaxAttempts) {
-      conditions = [
-        condition("Stalled", "True", "RetriesExceeded", `Failed to upgrade after ${failures} attempt(s)`, epoch + lastFail, gen),
-        condition("Ready", "False", "UpgradeFailed", failMessage, epoch + lastFail, gen),
-        condition("Released", "False", "UpgradeFailed", failMessage, epoch + lastFail, gen),
-      ];
-    } else if (failures > 0) {
-      conditions = [
-        condition(
-          "Reconciling",
-          "True",
-          "ProgressingWithRetry",
-          `retrying after ${goDuration(TIMELINE.helmRetryBackoff)}`,
-          epoch + lastFail,
-          gen,
-        ),
-        condition("Ready", "False", "UpgradeFailed", failMessage, epoch + lastFail, gen),
-        condition("Released", "False", "UpgradeFailed", failMessage, epoch + lastFail, gen),
-      ];
-    }
-    if (failures > 0 && rel - lastFail <= EVENT_TTL) {
-      // (index.ts lists lastFail + EVENT_TTL + 1 as the moment this Event expires)
-      // one event object, aggregated like the event recorder does
-      events.push(
-        event({
-          id,
-          involved: { apiVersion: HR_API, kind: "HelmRelease", metadata: meta(id, "HelmRelease", addon.namespace, addon.name) },
-          reason: "UpgradeFailed",
-          message: failMessage,
-          type: "Warning",
-          controller: "helm-controller",
-          first: epoch + helmAttempt(1).fail,
-          last: epoch + lastFail,
-          count: failures,
-          revision: version,
-        }),
-      );
-    }
+    events.push(...stall.events);
   }
 
   let installFailures = 0;

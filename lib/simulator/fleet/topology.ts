@@ -31,6 +31,10 @@ export type ScenarioRole =
   | "unreachable"
   | "expired-token"
   | "past-extended-support"
+  /** the collector's identity gets AccessDenied from the EKS API for it; Crossplane still knows its EKS facts */
+  | "no-eks-access"
+  /** one of its nodes stops reporting (Ready Unknown) for part of the timeline */
+  | "not-ready-node"
   | "huge-message";
 
 export interface SpokeSpec {
@@ -46,6 +50,8 @@ export interface SpokeSpec {
   /** The hub has a Flux Kustomization (and maybe a HelmRelease) with kubeConfig.secretRef for this spoke. */
   hubFluxRef: boolean;
   roles: ScenarioRole[];
+  /** A cluster Crossplane creates during the run: ACTIVE (and served) from this time, relative to t0. */
+  availableAt?: number;
 }
 
 export const REGIONS = [
@@ -71,6 +77,10 @@ export const ROLE_INDEX = {
   /** the extended-support spoke also holds the suspended HelmRelease and the failing tenant Git source */
   suspended: 6,
   nodeGroupSkew: 7,
+  /** the node-group-skew spoke also has a node that stops reporting (cluster-facts scenario) */
+  notReadyNode: 7,
+  /** the bad-commit spoke reached through its ClusterAuth secret, in an account the collector may not call EKS in */
+  noEksAccess: 1,
   scheduledUpgrade: 8,
   /** on 1.27, past end of extended support; also a release whose install failed and podinfo from OCI (old-cluster.ts) */
   pastExtendedSupport: 9,
@@ -111,6 +121,8 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
 
   if (isBadCommitSpoke(index)) roles.push("bad-commit");
   if (index === ROLE_INDEX.suspended) roles.push("suspended");
+  if (index === ROLE_INDEX.noEksAccess) roles.push("no-eks-access");
+  if (index === ROLE_INDEX.notReadyNode) roles.push("not-ready-node");
   switch (index) {
     case ROLE_INDEX.reference:
       roles.push("reference");

@@ -1,8 +1,10 @@
 // The simulator's control API (plain HTTP on 127.0.0.1) for tests, the demo and benchmarks.
 //   GET /healthz · GET /state · POST /advance {ms} · POST /speed {speed}
 //   POST /faults {cluster, latencyMs?, errorRate?, throttleRate?, retryAfterSeconds?, resetRate?, truncateRate?, unreachable?}
-//   DELETE /faults/{cluster} · POST /compact {cluster?}
+//   DELETE /faults/{cluster} · POST /compact {cluster?} · POST /restart {cluster}
+//   GET /churn?since=SEQ&limit=N · POST /churn {rate}
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { ChurnState } from "./churn";
 import { faultSpecFromJson, type FaultSpec } from "./faults";
 
 export interface ControlTarget {
@@ -12,6 +14,9 @@ export interface ControlTarget {
   setFault(cluster: string, spec: FaultSpec): Promise<void>;
   clearFault(cluster: string): Promise<void>;
   compact(cluster?: string): void;
+  restart(cluster: string): void;
+  churn(since: number, limit: number): ChurnState;
+  setChurn(rate: number): void;
 }
 
 class HttpError extends Error {
@@ -60,7 +65,7 @@ export async function startControlServer(target: ControlTarget, port = 0): Promi
 }
 
 async function handle(target: ControlTarget, request: IncomingMessage, response: ServerResponse) {
-  const { pathname } = new URL(request.url ?? "/", "http://127.0.0.1");
+  const { pathname, searchParams } = new URL(request.url ?? "/", "http://127.0.0.1");
   const method = request.method ?? "GET";
   if (method === "GET" && pathname === "/healthz") return reply(response, 200, { ok: true });
   if (method === "GET" && pathname === "/state") return reply(response, 200, target.state());
@@ -102,6 +107,30 @@ async function handle(target: ControlTarget, request: IncomingMessage, response:
       throw new HttpError(404, (error as Error).message);
     }
     return reply(response, 200, { compacted: cluster ?? "all" });
+  }
+  if (method === "POST" && pathname === "/restart") {
+    const { cluster } = await readJson(request);
+    if (typeof cluster !== "string") throw new HttpError(400, "cluster must be a cluster name");
+    try {
+      target.restart(cluster);
+    } catch (error) {
+      throw new HttpError(404, (error as Error).message);
+    }
+    return reply(response, 200, { restarted: cluster });
+  }
+  if (method === "GET" && pathname === "/churn") {
+    const since = Number(searchParams.get("since") ?? 0);
+    const limit = Number(searchParams.get("limit") ?? 10_000);
+    if (!Number.isInteger(since) || since < 0 || !Number.isInteger(limit) || limit < 0) {
+      throw new HttpError(400, "since and limit must be non-negative integers");
+    }
+    return reply(response, 200, target.churn(since, limit));
+  }
+  if (method === "POST" && pathname === "/churn") {
+    const { rate } = await readJson(request);
+    if (typeof rate !== "number" || !Number.isFinite(rate) || rate < 0) throw new HttpError(400, "rate must be a non-negative number");
+    target.setChurn(rate);
+    return reply(response, 200, { rate });
   }
   throw new HttpError(404, `no such endpoint: ${method} ${pathname}`);
 }

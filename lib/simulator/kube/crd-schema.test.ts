@@ -18,10 +18,39 @@ describe("CRD schemas carried by the repository", () => {
   it("knows the Argo CD v3.5.1 kinds and which of them have a status subresource", () => {
     expect(
       crdSchemas()
+        .filter((s) => s.group === "argoproj.io")
         .map((s) => `${s.kind}:${s.statusSubresource}`)
         .sort(),
     ).toEqual(["AppProject:false", "Application:false", "ApplicationSet:true"]);
     expect(application.source).toMatch(/argo-cd v3\.5\.1/);
+  });
+
+  it("knows the Crossplane EKS kinds of both providers at their storage versions, the same kind name in two groups", () => {
+    expect(
+      crdSchemas()
+        .filter((s) => s.group.startsWith("eks.aws."))
+        .map((s) => `${s.group}/${s.version}|${s.kind}`)
+        .sort(),
+    ).toEqual([
+      "eks.aws.crossplane.io/v1alpha1|NodeGroup",
+      "eks.aws.crossplane.io/v1beta1|Cluster",
+      "eks.aws.upbound.io/v1beta1|ClusterAuth",
+      "eks.aws.upbound.io/v1beta2|Cluster",
+      "eks.aws.upbound.io/v1beta2|NodeGroup",
+    ]);
+    // Upbound's storage version nests Terraform blocks as objects: a v1beta1-style list is refused.
+    const upbound = crdSchemaFor("eks.aws.upbound.io/v1beta2", "NodeGroup")!;
+    const ng = (scalingConfig: unknown) => ({
+      apiVersion: "eks.aws.upbound.io/v1beta2",
+      kind: "NodeGroup",
+      metadata: { name: "x" },
+      spec: { forProvider: { region: "us-east-1", scalingConfig } },
+    });
+    expect(checkAgainstCrd(upbound, ng({ desiredSize: 2, minSize: 1, maxSize: 3 }))).toEqual({ causes: [], unknown: [] });
+    expect(checkAgainstCrd(upbound, ng([{ desiredSize: 2 }])).causes[0]).toMatchObject({
+      field: "spec.forProvider.scalingConfig",
+      reason: "FieldValueTypeInvalid",
+    });
   });
 
   // Causes and messages as a real kube-apiserver v1.26 returned them for the same patches (docs/argocd.md).

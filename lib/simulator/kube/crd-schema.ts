@@ -4,6 +4,7 @@
 // schema does not know (silently dropped, as a real server does). Metadata is the store's business.
 // The attribute lets Node load it natively too (Playwright runs the simulator without a bundler).
 import argocd from "./crd-schemas/argocd.json" with { type: "json" };
+import crossplane from "./crd-schemas/crossplane.json" with { type: "json" };
 import type { StatusCause } from "./status";
 
 type Schema = {
@@ -23,11 +24,12 @@ type Schema = {
 
 interface SchemaFile {
   source: string;
-  kinds: Record<string, { group: string; version: string; plural: string; statusSubresource: boolean; schema: Schema }>;
+  /** Keyed by kind, or by kind.group when two CRDs of the file share a kind (the entry then names its kind). */
+  kinds: Record<string, { kind?: string; group: string; version: string; plural: string; statusSubresource: boolean; schema: Schema }>;
   defs: Record<string, Schema>;
 }
 
-const FILES: SchemaFile[] = [argocd as SchemaFile];
+const FILES: SchemaFile[] = [argocd as SchemaFile, crossplane as SchemaFile];
 
 export interface CrdSchema {
   group: string;
@@ -44,7 +46,8 @@ export interface CrdSchema {
 const byGroupVersionKind = new Map<string, CrdSchema>();
 for (const file of FILES) {
   const resolve = (schema: Schema): Schema => (schema.$ref ? resolve(file.defs[schema.$ref]) : schema);
-  for (const [kind, entry] of Object.entries(file.kinds)) {
+  for (const [key, entry] of Object.entries(file.kinds)) {
+    const kind = entry.kind ?? key;
     byGroupVersionKind.set(`${entry.group}/${entry.version}|${kind}`, {
       group: entry.group,
       version: entry.version,

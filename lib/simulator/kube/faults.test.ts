@@ -10,6 +10,19 @@ describe("fault specs", () => {
     expect(parseFaultSpec("unreachable")).toEqual({ unreachable: true });
   });
 
+  it("parses the faults that make a collector poll: cut long requests, no watch, HTTP/1.1 only", () => {
+    expect(parseFaultSpec("cut:30,nowatch,http1only")).toEqual({ cutAfterSeconds: 30, noWatch: "405", http1Only: true });
+    expect(parseFaultSpec("nowatch:empty")).toEqual({ noWatch: "empty" });
+    expect(parseFaultSpec("nowatch:403")).toEqual({ noWatch: "403" });
+    expect(() => parseFaultSpec("nowatch:sometimes")).toThrow(/405, 403 or empty/);
+    expect(faultSpecFromJson({ cutAfterSeconds: 60, noWatch: "empty", http1Only: false })).toEqual({
+      cutAfterSeconds: 60,
+      noWatch: "empty",
+      http1Only: false,
+    });
+    expect(() => faultSpecFromJson({ noWatch: 405 })).toThrow(/noWatch/);
+  });
+
   it("rejects unknown faults and shares outside 0..1", () => {
     expect(() => parseFaultSpec("explode:1")).toThrow(/unknown fault/);
     expect(() => parseFaultSpec("5xx:2")).toThrow(/between 0 and 1/);

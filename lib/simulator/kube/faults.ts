@@ -14,6 +14,12 @@ export interface FaultSpec {
   truncateRate?: number;
   /** Connections are refused: the server stops listening. */
   unreachable?: boolean;
+  /** A proxy with a maximum request duration: any request still open after this many seconds is cut off. */
+  cutAfterSeconds?: number;
+  /** A server without watch: `405` answers MethodNotAllowed, `empty` answers 200 and ends at once; `403`: RBAC grants list but not watch. */
+  noWatch?: "405" | "empty" | "403";
+  /** A proxy in front that speaks HTTP/1.1 only: ALPN offers no h2 (new connections only). */
+  http1Only?: boolean;
 }
 
 export type FaultDecision = "none" | "error" | "throttle" | "reset" | "truncate";
@@ -30,9 +36,16 @@ const KEYS: Record<string, keyof FaultSpec> = {
   reset: "resetRate",
   truncate: "truncateRate",
   unreachable: "unreachable",
+  cut: "cutAfterSeconds",
+  cutafter: "cutAfterSeconds",
+  nowatch: "noWatch",
+  http1only: "http1Only",
 };
 
-/** Parses `latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable` (`=` also works). */
+/**
+ * Parses `latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable,cut:30,nowatch,http1only`
+ * (`=` also works; `nowatch` alone means `nowatch:405`, `nowatch:empty` ends watches at once).
+ */
 export function parseFaultSpec(text: string): FaultSpec {
   const spec: FaultSpec = {};
   for (const part of text
@@ -42,8 +55,14 @@ export function parseFaultSpec(text: string): FaultSpec {
     const [rawKey, rawValue] = part.split(/[:=]/, 2);
     const key = KEYS[rawKey.trim().toLowerCase()];
     if (!key) throw new Error(`unknown fault "${rawKey}" (known: ${Object.keys(KEYS).join(", ")})`);
-    if (key === "unreachable") {
-      spec.unreachable = rawValue === undefined ? true : rawValue.trim() !== "false";
+    if (key === "unreachable" || key === "http1Only") {
+      spec[key] = rawValue === undefined ? true : rawValue.trim() !== "false";
+      continue;
+    }
+    if (key === "noWatch") {
+      const mode = (rawValue ?? "405").trim();
+      if (mode !== "405" && mode !== "empty" && mode !== "403") throw new Error(`fault "nowatch" is 405, 403 or empty, got "${mode}"`);
+      spec.noWatch = mode;
       continue;
     }
     const value = Number(rawValue);
@@ -64,7 +83,15 @@ export function parseFaultArgument(argument: string): { cluster: string; spec: F
 /** Validates a fault spec from JSON (control API). */
 export function faultSpecFromJson(input: Record<string, unknown>): FaultSpec {
   const spec: FaultSpec = {};
-  for (const key of ["latencyMs", "errorRate", "throttleRate", "retryAfterSeconds", "resetRate", "truncateRate"] as const) {
+  for (const key of [
+    "latencyMs",
+    "errorRate",
+    "throttleRate",
+    "retryAfterSeconds",
+    "resetRate",
+    "truncateRate",
+    "cutAfterSeconds",
+  ] as const) {
     const value = input[key];
     if (value === undefined) continue;
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (key.endsWith("Rate") && value > 1)) {
@@ -72,9 +99,15 @@ export function faultSpecFromJson(input: Record<string, unknown>): FaultSpec {
     }
     spec[key] = value;
   }
-  if (input.unreachable !== undefined) {
-    if (typeof input.unreachable !== "boolean") throw new Error("unreachable must be a boolean");
-    spec.unreachable = input.unreachable;
+  for (const key of ["unreachable", "http1Only"] as const) {
+    if (input[key] === undefined) continue;
+    if (typeof input[key] !== "boolean") throw new Error(`${key} must be a boolean`);
+    spec[key] = input[key];
+  }
+  if (input.noWatch !== undefined) {
+    if (input.noWatch !== "405" && input.noWatch !== "empty" && input.noWatch !== "403")
+      throw new Error('noWatch must be "405", "403" or "empty"');
+    spec.noWatch = input.noWatch;
   }
   return spec;
 }

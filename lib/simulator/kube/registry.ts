@@ -115,6 +115,22 @@ export const ARGOCD_TYPES: ResourceType[] = [
   },
 ];
 
+/** A cluster-scoped Crossplane managed resource kind, with the printer columns of its provider's CRD. */
+function managed(group: string, version: string, kind: string, columns: PrinterColumn[]): ResourceType {
+  const singular = kind.toLowerCase();
+  return {
+    group,
+    version,
+    plural: `${singular}s`,
+    singular,
+    kind,
+    namespaced: false,
+    categories: ["crossplane", "managed", "aws"],
+    hasStatus: true,
+    columns,
+  };
+}
+
 /** Column sets copied from the served versions' CRDs (additionalPrinterColumns) and kubectl's core printers. */
 export const BUILTIN_TYPES: ResourceType[] = [
   {
@@ -295,28 +311,18 @@ export const BUILTIN_TYPES: ResourceType[] = [
     hasStatus: true,
     columns: [age, fluxReady, fluxStatus],
   },
-  {
-    group: "eks.aws.crossplane.io",
-    version: "v1beta1",
-    plural: "clusters",
-    singular: "cluster",
-    kind: "Cluster",
-    namespaced: false,
-    categories: ["crossplane", "managed", "aws"],
-    hasStatus: true,
-    columns: [xpReady, xpSynced, xpAge],
-  },
-  {
-    group: "eks.aws.upbound.io",
-    version: "v1beta1",
-    plural: "clusterauths",
-    singular: "clusterauth",
-    kind: "ClusterAuth",
-    namespaced: false,
-    categories: ["crossplane", "managed", "aws"],
-    hasStatus: true,
-    columns: [xpSynced, xpReady, externalName, xpAge],
-  },
+  managed("eks.aws.crossplane.io", "v1beta1", "Cluster", [xpReady, xpSynced, xpAge]),
+  managed("eks.aws.crossplane.io", "v1alpha1", "NodeGroup", [
+    xpReady,
+    xpSynced,
+    { name: "CLUSTER", type: "string", jsonPath: ".spec.forProvider.clusterName" },
+    xpAge,
+  ]),
+  // Upbound EKS: v1beta2 is the storage version and the one served here (v1beta1 is also served by a real
+  // provider, through its conversion webhook); ClusterAuth exists at v1beta1 only.
+  managed("eks.aws.upbound.io", "v1beta2", "Cluster", [xpSynced, xpReady, externalName, xpAge]),
+  managed("eks.aws.upbound.io", "v1beta2", "NodeGroup", [xpSynced, xpReady, externalName, xpAge]),
+  managed("eks.aws.upbound.io", "v1beta1", "ClusterAuth", [xpSynced, xpReady, externalName, xpAge]),
   ...ARGOCD_TYPES,
 ];
 
@@ -397,7 +403,11 @@ export class ResourceRegistry {
     return [...this.byKey.values()];
   }
 
-  /** Groups in a stable order: as registered. */
+  /**
+   * Groups in a stable order (as registered), each with its versions highest priority first, as kube-apiserver
+   * orders them: the first is the group's preferred version (v1beta2 before v1beta1 for Upbound EKS, even where
+   * ClusterAuth exists only at v1beta1).
+   */
   groups(): { name: string; versions: string[] }[] {
     const groups = new Map<string, Set<string>>();
     for (const type of this.byKey.values()) {
@@ -406,8 +416,23 @@ export class ResourceRegistry {
       versions.add(type.version);
       groups.set(type.group, versions);
     }
-    return [...groups].map(([name, versions]) => ({ name, versions: [...versions] }));
+    return [...groups].map(([name, versions]) => ({ name, versions: [...versions].sort(compareVersionPriority) }));
   }
+}
+
+/**
+ * Kubernetes version priority (apimachinery's CompareKubeAwareVersionStrings), highest first: GA before beta
+ * before alpha, higher numbers first, anything else last in alphabetical order.
+ */
+function compareVersionPriority(a: string, b: string): number {
+  const rank = (v: string): [number, number, number] | null => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return null;
+    return [m[2] === "alpha" ? 0 : m[2] === "beta" ? 1 : 2, Number(m[1]), Number(m[3] ?? 0)];
+  };
+  const [ra, rb] = [rank(a), rank(b)];
+  if (!ra || !rb) return ra ? -1 : rb ? 1 : a.localeCompare(b);
+  return rb[0] - ra[0] || rb[1] - ra[1] || rb[2] - ra[2];
 }
 
 /** Reads a CRD-style JSONPath as used in printer columns: `.a.b`, `.a[?(@.type=="X")].b`, `\.` escapes. */

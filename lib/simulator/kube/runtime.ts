@@ -10,6 +10,7 @@ import { KubeApiServer } from "./server";
 import { ClusterStore, isFluxGroup, type ObjectVersion } from "./store";
 import { argoControllerPatch, argoRequests, isArgoApplication } from "./argocd-controller";
 import { applyMergePatch } from "./patch";
+import { FleetChurn } from "./churn";
 
 export interface RuntimeOptions {
   model: FleetModel;
@@ -27,11 +28,19 @@ export interface RuntimeOptions {
   bookmarkIntervalMs?: number;
   /** Real milliseconds between simulated etcd compactions (continue tokens older than one period expire). */
   compactionIntervalMs?: number;
+  /** Object changes per real second spread over the fleet (the churn knob, see churn.ts); 0 = none. */
+  churn?: number;
+  /** Changes each resource's watch cache keeps (default 1000). */
+  watchCacheSize?: number;
+  /** Real milliseconds between background writes (Lease renewals) that move each cluster's revision; 0 = none. */
+  backgroundWriteIntervalMs?: number;
 }
 
 const log = logger.child({ component: "simulator" });
 const REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
 const CROSSPLANE_GROUPS = ["eks.aws.crossplane.io", "eks.aws.upbound.io"];
+/** How often the churn knob makes the changes that are due (real time). */
+const CHURN_STEP_MS = 100;
 const FLUX_KINDS = ["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"];
 
 export interface ClusterHandle {
@@ -53,6 +62,7 @@ export class FleetRuntime implements RuntimeInfo {
   private stopped = false;
   /** Resolves once every cluster has been loaded from the model (clusters load on first request before that). */
   warmedUp: Promise<void> = Promise.resolve();
+  readonly churn: FleetChurn;
 
   constructor(private readonly options: RuntimeOptions) {
     const { model } = options;
@@ -65,7 +75,7 @@ export class FleetRuntime implements RuntimeInfo {
       // Argo CD runs on the hub (its CRDs are installed there, so the kinds answer even when empty).
       if (cluster.role === "hub") registry.ensureServed("argoproj.io");
       // Distinct starting revisions per cluster, like unrelated etcds.
-      const store = new ClusterStore(cluster.name, registry, 1000 + (hash(cluster.name) % 9000));
+      const store = new ClusterStore(cluster.name, registry, 1000 + (hash(cluster.name) % 9000), options.watchCacheSize);
       const ca = options.cas.get(cluster.name);
       if (!ca) throw new Error(`no CA for cluster ${cluster.name}`);
       const server = new KubeApiServer({
@@ -86,6 +96,16 @@ export class FleetRuntime implements RuntimeInfo {
       server.setFaults(manualFaults);
       this.clusters.set(cluster.name, { cluster, store, server, manualFaults });
     }
+    this.churn = new FleetChurn(
+      [...this.clusters.values()].map(({ cluster, store, server }) => ({
+        name: cluster.name,
+        store,
+        reachable: () => server.isReachable,
+        load: () => this.ensureSynced(cluster.name),
+      })),
+      model.seed,
+      () => options.clock.now(),
+    );
   }
 
   // --- RuntimeInfo ---------------------------------------------------------------------------------
@@ -165,6 +185,26 @@ export class FleetRuntime implements RuntimeInfo {
     );
     const compaction = this.options.compactionIntervalMs ?? 5 * 60 * 1000;
     this.timers.push(setInterval(() => this.compactAll(), compaction));
+    const backgroundWrites = this.options.backgroundWriteIntervalMs ?? 10_000;
+    if (backgroundWrites > 0) {
+      // Real clusters never stand still: node Leases are renewed every 10 s, so etcd's revision keeps moving
+      // and a quiet Event watch's resourceVersion is compacted away within minutes.
+      this.timers.push(
+        setInterval(() => {
+          for (const name of this.synced) this.clusters.get(name)?.store.advanceRevision();
+        }, backgroundWrites),
+      );
+    }
+    this.churn.setRate(this.options.churn ?? 0);
+    this.timers.push(
+      setInterval(() => {
+        try {
+          this.churn.step();
+        } catch (error) {
+          log.error({ err: error }, "simulator churn failed");
+        }
+      }, CHURN_STEP_MS),
+    );
     for (const timer of this.timers) timer.unref?.();
   }
 
@@ -215,6 +255,13 @@ export class FleetRuntime implements RuntimeInfo {
       handle.store.compact(this.compactionMarks.get(handle.cluster.name) ?? 0);
       this.compactionMarks.set(handle.cluster.name, handle.store.resourceVersion);
     }
+  }
+
+  /** An API server restart: open connections drop and the watch caches start over (old resourceVersions are too old). */
+  restartApiServer(cluster: string): void {
+    const { server, store } = this.handle(cluster);
+    store.restartWatchCache();
+    server.dropConnections();
   }
 
   async setFaults(cluster: string, spec: FaultSpec): Promise<void> {
@@ -292,6 +339,7 @@ export class FleetRuntime implements RuntimeInfo {
       port: server.port,
       reachable: server.isReachable,
       faults: manualFaults,
+      connections: server.connections,
       ...store.counts(),
     }));
   }

@@ -1,10 +1,12 @@
 // One simulated cluster's Kubernetes API server over HTTPS: discovery, list/get/watch, patch/update/
 // create/delete, the status subresource, bearer-token auth and fault injection. Status bodies and list
-// shapes follow recorded kube-apiserver responses.
+// shapes follow recorded kube-apiserver responses. Like kube-apiserver it offers HTTP/2 and HTTP/1.1 by
+// ALPN (h2 with kube-apiserver's SETTINGS: 100 concurrent streams, 256 KiB windows and frames).
 import { createHash, randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:https";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createSecureServer, type Http2SecureServer } from "node:http2";
 import { createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 import type { KubeObject, SimCluster, TokenCheck } from "../contract";
 import { issueServerCertificate, type ClusterCa } from "../tls";
 import { decideFault, type FaultSpec, hashSeed, seededRandom } from "./faults";
@@ -26,6 +28,7 @@ import {
 } from "./status";
 import { type ClusterStore, type ListResult, type ObjectVersion } from "./store";
 import { type IncludeObject, tableJson, wantsTable } from "./table";
+import { type ApiRequest, type ApiResponse, cutAfter, resetExchange, writeBody } from "./exchange";
 import { serveWatch } from "./watch";
 
 export interface Identity {
@@ -71,7 +74,9 @@ interface ResourceRequest {
 export class KubeApiServer {
   /** Accepts TCP connections; TLS is set up lazily (parsing a key costs milliseconds, times a thousand clusters). */
   private readonly listener: NetServer;
-  private httpsServer?: Server;
+  private httpsServer?: Http2SecureServer;
+  /** Only for the `http1only` fault: a proxy in front that does not speak HTTP/2. */
+  private http1Server?: Server;
   port = 0;
   private faults: FaultSpec = {};
   /** /version moves when the model upgrades the control plane. */
@@ -80,6 +85,8 @@ export class KubeApiServer {
   private sockets = new Set<Socket>();
   private listening = false;
   private reachable = true;
+  /** TLS connections accepted, by the protocol ALPN settled on. */
+  private readonly protocols = { h2: 0, "http/1.1": 0 };
   private flowSchemaUid = randomUUID();
   private priorityLevelUid = randomUUID();
 
@@ -90,21 +97,62 @@ export class KubeApiServer {
       this.sockets.add(socket);
       socket.on("close", () => this.sockets.delete(socket));
       socket.on("error", () => undefined);
-      this.https().emit("connection", socket);
+      (this.faults.http1Only ? this.https1() : this.https()).emit("connection", socket);
     });
   }
 
-  private https(): Server {
+  private certificate() {
+    return issueServerCertificate(this.options.cluster.name, this.options.ca);
+  }
+
+  private readonly onRequest = (request: ApiRequest, response: ApiResponse) => {
+    this.handle(request, response).catch((error) => this.fail(response, error));
+  };
+
+  private https(): Http2SecureServer {
     if (!this.httpsServer) {
-      const { certPem, keyPem } = issueServerCertificate(this.options.cluster.name, this.options.ca);
-      this.httpsServer = createServer({ key: keyPem, cert: certPem }, (request, response) => {
-        this.handle(request, response).catch((error) => this.fail(response, error));
-      });
+      const { certPem, keyPem } = this.certificate();
+      this.httpsServer = createSecureServer(
+        {
+          key: keyPem,
+          cert: certPem,
+          allowHTTP1: true,
+          settings: { maxConcurrentStreams: 100, initialWindowSize: 262_144, maxFrameSize: 262_144 },
+        },
+        this.onRequest,
+      );
       // Clients that give up mid-handshake must not crash the process.
       this.httpsServer.on("tlsClientError", () => undefined);
-      this.httpsServer.keepAliveTimeout = 30_000;
+      this.httpsServer.on("sessionError", () => undefined);
+      this.httpsServer.on("secureConnection", (socket: TLSSocket) => this.countProtocol(socket));
+      (this.httpsServer as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 30_000;
     }
     return this.httpsServer;
+  }
+
+  private https1(): Server {
+    if (!this.http1Server) {
+      const { certPem, keyPem } = this.certificate();
+      this.http1Server = createServer({ key: keyPem, cert: certPem, ALPNProtocols: ["http/1.1"] }, this.onRequest);
+      this.http1Server.on("tlsClientError", () => undefined);
+      this.http1Server.on("secureConnection", (socket: TLSSocket) => this.countProtocol(socket));
+      this.http1Server.keepAliveTimeout = 30_000;
+    }
+    return this.http1Server;
+  }
+
+  private countProtocol(socket: TLSSocket) {
+    this.protocols[socket.alpnProtocol === "h2" ? "h2" : "http/1.1"]++;
+  }
+
+  /** Connections: accepted so far by protocol, and open now. */
+  get connections() {
+    return { ...this.protocols, open: this.sockets.size };
+  }
+
+  /** Closes every connection (watches end without a clean terminator), as a restarting API server does. */
+  dropConnections() {
+    for (const socket of this.sockets) socket.destroy();
   }
 
   get name() {
@@ -180,21 +228,21 @@ export class KubeApiServer {
     };
   }
 
-  private send(response: ServerResponse, code: number, body: string, extra: Record<string, string> = {}) {
+  private send(response: ApiResponse, code: number, body: string, extra: Record<string, string> = {}) {
     const bytes = Buffer.from(body, "utf8");
-    if ((response as ServerResponse & { truncate?: boolean }).truncate) {
+    if ((response as ApiResponse & { truncate?: boolean }).truncate) {
       // Like a large list streamed in chunks whose connection drops half-way: the client sees a premature close.
       response.writeHead(code, this.headers(extra));
-      response.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => response.socket?.destroy());
+      writeBody(response, bytes.subarray(0, Math.floor(bytes.length / 2)), () => resetExchange(response));
       return;
     }
     response.writeHead(code, { ...this.headers(extra), "Content-Length": String(bytes.length) });
     response.end(bytes);
   }
 
-  private fail(response: ServerResponse, error: unknown) {
+  private fail(response: ApiResponse, error: unknown) {
     if (response.headersSent) {
-      response.destroy();
+      resetExchange(response);
       return;
     }
     const kubeError = error instanceof KubeError ? error : internalError((error as Error)?.message ?? String(error));
@@ -208,20 +256,21 @@ export class KubeApiServer {
 
   // --- request handling ------------------------------------------------------------------------------
 
-  private async handle(request: IncomingMessage, response: ServerResponse) {
+  private async handle(request: ApiRequest, response: ApiResponse) {
     const url = new URL(request.url ?? "/", "https://127.0.0.1");
     const faults = this.faults;
+    if (faults.cutAfterSeconds !== undefined) cutAfter(response, faults.cutAfterSeconds);
     if (faults.latencyMs) await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
     switch (decideFault(faults, this.random)) {
       case "reset":
-        request.socket.destroy();
+        resetExchange(response);
         return;
       case "error":
         throw internalError("etcdserver: request timed out");
       case "throttle":
         throw tooManyRequests(faults.retryAfterSeconds ?? 1);
       case "truncate":
-        (response as ServerResponse & { truncate?: boolean }).truncate = true;
+        (response as ApiResponse & { truncate?: boolean }).truncate = true;
         break;
       case "none":
         break;
@@ -295,7 +344,7 @@ export class KubeApiServer {
     return { type, name: rest[1], subresource: rest[2], watchPath };
   }
 
-  private async handleResource(request: IncomingMessage, response: ServerResponse, url: URL, target: ResourceRequest, identity: Identity) {
+  private async handleResource(request: ApiRequest, response: ApiResponse, url: URL, target: ResourceRequest, identity: Identity) {
     const { type, namespace, name, subresource } = target;
     // No status subresource (Argo CD's Application): the apiserver answers as if the object did not exist.
     if (subresource === "status" && !type.hasStatus && name) throw notFound(type, name);
@@ -311,6 +360,14 @@ export class KubeApiServer {
     const store = this.options.store;
 
     if (verb === "watch") {
+      if (this.faults.noWatch === "405") throw methodNotAllowed();
+      // RBAC that grants get and list but not watch.
+      if (this.faults.noWatch === "403") throw forbidden(type, identity.user, "watch", type.namespaced ? namespace : undefined);
+      if (this.faults.noWatch === "empty") {
+        // A server (or proxy) that answers a watch like a list and ends it at once.
+        response.writeHead(200, this.headers());
+        return response.end();
+      }
       const fieldSelector = withName(params.get("fieldSelector"), name);
       return serveWatch(request, response, {
         store,
@@ -398,7 +455,7 @@ export class KubeApiServer {
   }
 
   private writeAndRespond(
-    response: ServerResponse,
+    response: ApiResponse,
     type: ResourceType,
     code: number,
     write: () => { version: ObjectVersion; changed: boolean; before?: ObjectVersion },
@@ -520,7 +577,7 @@ function parseJson(body: string): unknown {
   }
 }
 
-async function readBody(request: IncomingMessage): Promise<string> {
+async function readBody(request: ApiRequest): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {

@@ -191,4 +191,16 @@ describe("ClusterStore lists", () => {
     expect(replay.map((event) => event.version.rv)).toEqual([106, 107, 108]);
     expect(() => store.eventsSince(50, "kustomize.toolkit.fluxcd.io/v1/kustomizations")).toThrow(/too old resource version: 50/);
   });
+
+  it("keeps a watch cache per resource: once it drops old changes, resuming before them is too old", () => {
+    const store = new ClusterStore("spoke-1", undefined, 100, 3);
+    store.sync([ks("a"), ks("b")], NOW); // 101, 102
+    const resource = "kustomize.toolkit.fluxcd.io/v1/kustomizations";
+    expect(store.eventsSince(100, resource).map((event) => event.version.rv)).toEqual([101, 102]);
+    store.sync([ks("a", { spec: { interval: "1m" } }), ks("b", { spec: { interval: "1m" } })], NOW); // 103, 104: 101 dropped
+    expect(() => store.eventsSince(100, resource)).toThrow("too old resource version: 100 (101)");
+    expect(store.eventsSince(101, resource).map((event) => event.version.rv)).toEqual([102, 103, 104]);
+    expect(store.bookmarkRv(resource)).toBe(104);
+    expect(store.bookmarkRv("/v1/events")).toBeNull();
+  });
 });

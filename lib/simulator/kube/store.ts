@@ -7,6 +7,7 @@
 // Every object is serialised once per change; list responses are joined from those strings.
 import { createHash } from "node:crypto";
 import type { KubeObject } from "../contract";
+import { applyChurnMark, type ChurnMark } from "./churn";
 import { applyMergePatch, composeMergePatches, diffAsMergePatch } from "./patch";
 import { checkAgainstCrd, crdSchemaFor, pruneUnknown } from "./crd-schema";
 import { groupVersionOf, type ResourceType, ResourceRegistry, resourceKey } from "./registry";
@@ -64,6 +65,8 @@ interface Entry {
   /** What the simulated Flux controller has acted on (see reactions in the runtime). */
   handledReconcileAt?: string;
   handledGeneration?: number;
+  /** The churn knob's last change to this object (applied over the model, see churn.ts). */
+  churn?: ChurnMark;
   firstSeen: number;
   current: ObjectVersion;
 }
@@ -107,8 +110,26 @@ export interface WriteResult {
   before?: ObjectVersion;
 }
 
+/** Changes the simulated etcd can replay: Events watches and lists at an older resourceVersion. */
 const WATCH_HISTORY = 2000;
+/** Changes the watch cache keeps per resource (kube-apiserver sizes it dynamically; a fixed size will do). */
+const DEFAULT_WATCH_CACHE_SIZE = 1000;
 const MAX_SNAPSHOTS = 64;
+
+/**
+ * A resource's watch cache, as kube-apiserver's cacher keeps one per resource (never for Events). A watch
+ * can resume from any resourceVersion at or after `validFrom`: the list the cache started from, or just
+ * before the oldest change it still holds once older ones were dropped.
+ */
+interface WatchCache {
+  events: StoreEvent[];
+  validFrom: number;
+  /** The last change of this resource since the cache started; 0 = none yet (then no bookmarks are sent). */
+  lastEventRv: number;
+}
+
+/** Events (core and events.k8s.io) have no watch cache: their watches are served from etcd. */
+export const hasWatchCache = (resource: string) => !/^(|events\.k8s\.io)\/[^/]+\/events$/.test(resource);
 
 const objectKey = (namespace: string | undefined, name: string) => (namespace ? `${namespace}/${name}` : name);
 
@@ -151,15 +172,20 @@ export class ClusterStore {
   private listeners = new Set<(event: StoreEvent) => void>();
   private snapshots = new Map<string, ObjectVersion[]>();
   private deletedByClient = new Set<string>();
+  private caches = new Map<string, WatchCache>();
+  /** Where a watch cache created now starts: the store's first revision, or the last restart. */
+  private cacheStartRv: number;
 
   constructor(
     readonly clusterName: string,
     registry?: ResourceRegistry,
     startRv = 1,
+    private readonly watchCacheSize = DEFAULT_WATCH_CACHE_SIZE,
   ) {
     this.registry = registry ?? new ResourceRegistry();
     this.rv = startRv;
     this.historyStartRv = startRv;
+    this.cacheStartRv = startRv;
   }
 
   get resourceVersion(): number {
@@ -172,6 +198,14 @@ export class ClusterStore {
 
   get compactedResourceVersion(): number {
     return this.compactedRv;
+  }
+
+  /**
+   * A write elsewhere in the cluster (a node's Lease renewal, a leader election) moves etcd's revision
+   * without touching any object we serve: no event, but older revisions can now be compacted away.
+   */
+  advanceRevision() {
+    this.rv++;
   }
 
   /** Forget history up to `rv` (default: now): older continue tokens and Exact lists get 410. */
@@ -197,21 +231,65 @@ export class ClusterStore {
     return table;
   }
 
+  private cache(resource: string): WatchCache {
+    let cache = this.caches.get(resource);
+    if (!cache) {
+      cache = { events: [], validFrom: this.cacheStartRv, lastEventRv: 0 };
+      this.caches.set(resource, cache);
+    }
+    return cache;
+  }
+
   private emit(event: StoreEvent) {
     this.history.push(event);
     if (this.history.length > WATCH_HISTORY) {
       const dropped = this.history.splice(0, this.history.length - WATCH_HISTORY);
       this.historyStartRv = dropped[dropped.length - 1].version.rv;
     }
+    if (hasWatchCache(event.resource)) {
+      const cache = this.cache(event.resource);
+      cache.events.push(event);
+      cache.lastEventRv = event.version.rv;
+      if (cache.events.length > this.watchCacheSize) {
+        cache.events.splice(0, cache.events.length - this.watchCacheSize);
+        cache.validFrom = cache.events[0].version.rv - 1;
+      }
+    }
     for (const listener of this.listeners) listener(event);
   }
 
-  /** Events after `rv` for one resource, or a 410 when the watch cache no longer holds them. */
+  /**
+   * Changes after `rv` for one resource, or the 410 kube-apiserver answers when it cannot replay them: from
+   * the watch cache (every resource but Events) "too old resource version: RV (OLDEST)", from etcd (Events)
+   * "The resourceVersion for the provided watch is too old." once compaction passed `rv`. An RV etcd
+   * compacted but the watch cache still holds is replayed, as on a real server.
+   */
   eventsSince(rv: number, resource: string): StoreEvent[] {
-    if (rv < this.historyStartRv) {
-      throw new KubeError(410, "Expired", `too old resource version: ${rv} (${this.history[0]?.version.rv ?? this.rv})`);
+    if (!hasWatchCache(resource)) {
+      if (rv < this.compactedRv || rv < this.historyStartRv) {
+        throw new KubeError(410, "Expired", "The resourceVersion for the provided watch is too old.");
+      }
+      return this.history.filter((event) => event.version.rv > rv && event.resource === resource);
     }
-    return this.history.filter((event) => event.version.rv > rv && event.resource === resource);
+    const cache = this.cache(resource);
+    if (rv < cache.validFrom) throw new KubeError(410, "Expired", `too old resource version: ${rv} (${cache.validFrom})`);
+    return cache.events.filter((event) => event.version.rv > rv);
+  }
+
+  /** The resourceVersion of a bookmark for `resource`: its last change since the cache started, or null (no bookmark). */
+  bookmarkRv(resource: string): number | null {
+    if (!hasWatchCache(resource)) return null;
+    return this.caches.get(resource)?.lastEventRv || null;
+  }
+
+  /**
+   * What an API server restart does to watchers: every watch cache starts over from a fresh list at the
+   * current revision, so resuming from an older resourceVersion answers "too old", and no bookmark is sent
+   * for a resource until it changes again. etcd (Events, lists) is unaffected.
+   */
+  restartWatchCache() {
+    this.cacheStartRv = this.rv;
+    this.caches.clear();
   }
 
   // --- building objects ------------------------------------------------------------------------------
@@ -230,6 +308,7 @@ export class ClusterStore {
     if (entry.handledReconcileAt !== undefined || entry.handledGeneration !== undefined) {
       object.status = controllerStatus(object.status, entry);
     }
+    if (entry.churn) object.status = applyChurnMark(object, entry.churn);
     return new ObjectVersion(entry.key, metadata.namespace, metadata.name, rv, escapeLikeGo(JSON.stringify(object)), metadata.labels);
   }
 
@@ -578,6 +657,29 @@ export class ClusterStore {
     if (handled.reconcileAt !== undefined) entry.handledReconcileAt = handled.reconcileAt;
     if (handled.generation !== undefined) entry.handledGeneration = handled.generation;
     this.refresh(entry, table, "MODIFIED");
+  }
+
+  /** The churn knob's change to one object: a new mark (absolute fields, so re-renders keep it), one MODIFIED event. */
+  churn(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    markFor: (previous: ChurnMark | undefined) => ChurnMark,
+  ): WriteResult & { mark: ChurnMark } {
+    const table = this.table(type);
+    const entry = table.entries.get(objectKey(type.namespaced ? namespace : undefined, name));
+    if (!entry) throw notFound(type, name);
+    const mark = markFor(entry.churn);
+    entry.churn = mark;
+    return { ...this.refresh(entry, table, "MODIFIED"), mark };
+  }
+
+  /** Current objects of the given kinds, resource by resource in key order (the churn knob's candidates). */
+  versionsOfKinds(kinds: ReadonlySet<string>): { type: ResourceType; version: ObjectVersion }[] {
+    const out: { type: ResourceType; version: ObjectVersion }[] = [];
+    const tables = [...this.tables.entries()].filter(([, table]) => kinds.has(table.type.kind)).sort(([a], [b]) => (a < b ? -1 : 1));
+    for (const [, table] of tables) for (const version of this.sortedVersions(table.type)) out.push({ type: table.type, version });
+    return out;
   }
 
   counts(): { objects: number; resourceVersion: number } {

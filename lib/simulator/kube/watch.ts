@@ -1,9 +1,12 @@
-// Watch streams: chunked, one JSON event per line, as kube-apiserver writes them.
-import type { IncomingMessage, ServerResponse } from "node:http";
+// Watch streams: one JSON event per line, as kube-apiserver writes them (chunked on HTTP/1.1, DATA frames
+// on h2). Bookmarks follow the cacher: only with allowWatchBookmarks, only for resources with a watch
+// cache (never Events), only once the resource changed since the cache started, carrying apiVersion, kind
+// and the resource's last change; every bookmark interval and once 2 s before the watch's deadline.
 import { groupVersionOf, resourceKey, type ResourceType } from "./registry";
 import { matchesFields, matchesLabels, type FieldRequirement, type LabelSelector } from "./selectors";
 import { badRequest, KubeError, statusBody } from "./status";
 import type { ClusterStore, ObjectVersion, StoreEvent } from "./store";
+import { type ApiRequest, type ApiResponse, flushHead, isHttp2, writeBody } from "./exchange";
 
 export interface WatchRequest {
   store: ClusterStore;
@@ -16,10 +19,12 @@ export interface WatchRequest {
   bookmarkIntervalMs: number;
 }
 
-/** The apiserver's default watch timeout is randomised between 30 and 60 minutes. */
+/** Without timeoutSeconds kube-apiserver picks 30 to 60 minutes; the simulator takes the lower end. */
 const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
+/** The cacher's last bookmark goes out this long before the watch's deadline. */
+const FINAL_BOOKMARK_LEAD_MS = 2_000;
 
-export function serveWatch(request: IncomingMessage, response: ServerResponse, watch: WatchRequest) {
+export function serveWatch(request: ApiRequest, response: ApiResponse, watch: WatchRequest) {
   const { store, type, params } = watch;
   const resource = resourceKey(type);
   const namespace = type.namespaced ? watch.namespace : undefined;
@@ -47,41 +52,44 @@ export function serveWatch(request: IncomingMessage, response: ServerResponse, w
     (watch.labelSelector.length === 0 || matchesLabels(watch.labelSelector, version.labels)) &&
     (watch.fieldSelector.length === 0 || matchesFields(watch.fieldSelector, version.object));
 
-  response.writeHead(200, { ...watch.headers, "Transfer-Encoding": "chunked" });
-  response.flushHeaders();
+  // Transfer-Encoding is HTTP/1.1 only; h2 frames the body itself.
+  response.writeHead(200, isHttp2(response) ? watch.headers : { ...watch.headers, "Transfer-Encoding": "chunked" });
+  flushHead(response);
 
   let lastRv = 0;
   let ended = false;
   const write = (type: string, json: string) => {
-    if (!ended) response.write(`{"type":"${type}","object":${json}}\n`);
+    if (!ended) writeBody(response, `{"type":"${type}","object":${json}}\n`);
   };
   const sendEvent = (event: StoreEvent) => {
     if (event.resource !== resource || event.version.rv <= lastRv) return;
     lastRv = event.version.rv;
     if (matches(event.version)) write(event.type, event.version.json);
   };
-  const bookmark = (annotations?: Record<string, string>) => {
-    const metadata: Record<string, unknown> = { resourceVersion: String(Math.max(lastRv, store.resourceVersion)) };
+  const bookmark = (annotations?: Record<string, string>, rv = store.bookmarkRv(resource)) => {
+    if (rv === null) return;
+    const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
     if (annotations) metadata.annotations = annotations;
     write("BOOKMARK", JSON.stringify({ kind: type.kind, apiVersion: groupVersionOf(type), metadata }));
   };
 
+  const timers: NodeJS.Timeout[] = [];
   const end = () => {
     if (ended) return;
     ended = true;
     unsubscribe();
-    clearInterval(bookmarks);
-    clearTimeout(timeout);
+    for (const timer of timers) clearTimeout(timer);
     response.end();
   };
 
   // Subscribing, replaying and sending the initial state all happen in this tick, so nothing is missed.
   const unsubscribe = store.subscribe(sendEvent);
-  const bookmarks = setInterval(() => allowBookmarks && bookmark(), watch.bookmarkIntervalMs);
-  const timeout = setTimeout(() => {
-    if (allowBookmarks) bookmark();
-    end();
-  }, timeoutSeconds * 1000);
+  const deadlineMs = timeoutSeconds * 1000;
+  if (allowBookmarks) {
+    timers.push(setInterval(() => bookmark(), watch.bookmarkIntervalMs));
+    if (deadlineMs > FINAL_BOOKMARK_LEAD_MS) timers.push(setTimeout(() => bookmark(), deadlineMs - FINAL_BOOKMARK_LEAD_MS));
+  }
+  timers.push(setTimeout(end, deadlineMs));
   request.on("close", end);
 
   if (rvParam === "" || rvParam === "0" || sendInitialEvents) {
@@ -89,7 +97,7 @@ export function serveWatch(request: IncomingMessage, response: ServerResponse, w
     const current = store.list(type, { namespace, labelSelector: watch.labelSelector, fieldSelector: watch.fieldSelector });
     for (const version of current.items) write("ADDED", version.json);
     lastRv = current.resourceVersion;
-    if (sendInitialEvents) bookmark({ "k8s.io/initial-events-end": "true" });
+    if (sendInitialEvents) bookmark({ "k8s.io/initial-events-end": "true" }, current.resourceVersion);
     return;
   }
   try {

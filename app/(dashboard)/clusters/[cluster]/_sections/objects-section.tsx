@@ -12,6 +12,7 @@ import type { ClusterDetail, ClusterObject } from "@/lib/db/queries/clusters";
 import { FLUX_KINDS, kindSlug, type FluxKind } from "@/lib/fleet/kinds";
 import { healthRank } from "@/lib/fleet/status";
 import { Counts } from "../../../_fleet/fleet-live.client";
+import { HealthExtras, RevisionCell } from "./object-state-cells";
 
 const OBJECTS_PAGE_SIZE = 100;
 
@@ -119,6 +120,7 @@ export function ObjectsSection({ c, view }: { c: ClusterDetail; view: ObjectsVie
                         <FailingFor since={o.firstFailedAt} seconds={o.failingForSeconds} prefix="for" />
                       </span>
                     ) : null}
+                    <HealthExtras o={o} />
                   </>
                 ),
               },
@@ -133,7 +135,7 @@ export function ObjectsSection({ c, view }: { c: ClusterDetail; view: ObjectsVie
                   </>
                 ),
               },
-              { header: "Revision", className: "max-w-48 break-all font-mono text-xs", cell: (o) => o.revision ?? "–" },
+              { header: "Revision", className: "max-w-48 break-all font-mono text-xs", cell: (o) => <RevisionCell o={o} /> },
               { header: "Last reconcile", className: "whitespace-nowrap text-xs", cell: (o) => <RelativeTime value={o.lastReconcileAt} /> },
             ]}
           />

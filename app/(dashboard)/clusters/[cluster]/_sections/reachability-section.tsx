@@ -2,6 +2,7 @@
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { Facts, Section } from "@/app/_components/triage-section";
 import type { ClusterDetail } from "@/lib/db/queries/clusters";
+import { FACT_SOURCE_LABELS } from "@/lib/fleet/cluster-facts";
 
 const mono = (key: string, text: string | null) =>
   text ? (
@@ -31,7 +32,21 @@ export function ReachabilitySection({ c }: { c: ClusterDetail }) {
           ],
           ["Latency", c.latencyMs != null ? `${c.latencyMs} ms` : "–"],
           ["Endpoint", mono("ep", c.access.endpoint)],
-          ["EKS ARN", mono("arn", c.access.eksArn)],
+          [
+            "EKS ARN",
+            c.access.eksArn ? (
+              <span key="arn">
+                {mono("arn-v", c.access.eksArn)}
+                {c.access.eksArnSource ? (
+                  <span className="ml-1 text-xs text-zinc-500">
+                    (from {c.access.eksArnSource === "kubeconfig" ? "connection secret" : FACT_SOURCE_LABELS[c.access.eksArnSource]})
+                  </span>
+                ) : null}
+              </span>
+            ) : (
+              "–"
+            ),
+          ],
         ]}
       />
     </Section>

@@ -14,6 +14,7 @@ import { kindFromSlug } from "@/lib/fleet/kinds";
 import { objectApiPath } from "@/lib/fleet/urls";
 import { contentVersion, OBJECT_VOLATILE_KEYS } from "@/lib/http/content-version";
 import { readPageParams, routeParam } from "@/lib/http/route-params";
+import { ChainSection } from "./_sections/chain-section";
 import { DependsSection } from "./_sections/depends-section";
 import { EventsSection } from "./_sections/events-section";
 import { HelmSection } from "./_sections/helm-section";
@@ -21,6 +22,7 @@ import { InventorySection } from "./_sections/inventory-section";
 import { ObjectHeader } from "./_sections/object-header";
 import { ReconciliationsSection } from "./_sections/reconciliations-section";
 import { SourceSection } from "./_sections/source-section";
+import { StateNotice } from "./_sections/state-notice";
 import { StatusSection } from "./_sections/status-section";
 import { TimelineSection } from "./_sections/timeline-section";
 import { ObjectActions } from "./object-actions";
@@ -48,6 +50,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
       {/* Re-renders every section below when the object's JSON route reports another version. */}
       <LiveRefresh apiPath={objectApiPath(d.ref)} version={contentVersion(d, OBJECT_VOLATILE_KEYS)} />
       <ObjectHeader d={d} />
+      <StateNotice d={d} />
       {/* Operator actions (reconcile, suspend, resume) and the object's audit trail (auditEntries). */}
       <ObjectActions
         cluster={d.ref.cluster}
@@ -60,6 +63,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
       />
       <StatusSection o={d.object} />
       <SourceSection d={d} />
+      <ChainSection d={d} />
       <DependsSection dependsOn={d.dependsOn} />
       <HelmSection helm={d.helm} />
       <ReconciliationsSection reconciliations={d.reconciliations} />

@@ -11,7 +11,14 @@ export function EventsSection({ events, secondary }: { events: ObjectDetail["eve
         events={events}
         caption="Events kept for this object"
         secondary={secondary}
-        emptyText="No events kept (events are collected while an object is not ready)."
+        emptyText="No events kept (Warnings always; every Event while the object is not ready or once it is deleted)."
+        extraColumns={[
+          {
+            header: "Revision",
+            className: "max-w-48 break-all font-mono text-xs",
+            cell: (e) => e.revision ?? "–",
+          },
+        ]}
       />
     </Section>
   );

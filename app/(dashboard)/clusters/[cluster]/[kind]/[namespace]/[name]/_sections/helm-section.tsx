@@ -3,6 +3,7 @@ import { DataTable } from "@/app/_components/data-table";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { Facts, Section } from "@/app/_components/triage-section";
 import type { ObjectDetail } from "@/lib/db/queries/objects";
+import { formatHelmVersions } from "@/lib/fleet/helm-versions";
 
 export function HelmSection({ helm }: { helm: ObjectDetail["helm"] }) {
   if (!helm) return null;
@@ -11,7 +12,12 @@ export function HelmSection({ helm }: { helm: ObjectDetail["helm"] }) {
       <Facts
         items={[
           ["Chart", helm.chartName ?? "–"],
-          ["Chart version", helm.chartVersion ?? "–"],
+          [
+            "Version",
+            <span key="v" data-testid="helm-versions" className={helm.versions.attempt ? "font-medium text-health-failing" : undefined}>
+              {formatHelmVersions(helm.versions) ?? "nothing deployed"}
+            </span>,
+          ],
           ["App version", helm.appVersion ?? "–"],
           ["Desired version", helm.desiredChartVersion ?? "–"],
         ]}

@@ -41,8 +41,9 @@ export function SourceSection({ d }: { d: ObjectDetail }) {
             d.revisions.lastGood ? (
               <span key="g">
                 <Revision info={d.revisions.lastGood} />{" "}
-                <span className="text-xs text-zinc-500">
-                  (<RelativeTime value={d.revisions.lastGood.at} />)
+                <span className="text-xs text-zinc-500" data-testid="last-good-from">
+                  (<RelativeTime value={d.revisions.lastGood.at} />
+                  {d.revisions.lastGood.from === "status" ? ", from the object's status history" : ""})
                 </span>
               </span>
             ) : (

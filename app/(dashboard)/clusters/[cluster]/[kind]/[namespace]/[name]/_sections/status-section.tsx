@@ -7,7 +7,6 @@ import { Facts, Section } from "@/app/_components/triage-section";
 import type { ObjectDetail } from "@/lib/db/queries/objects";
 
 export function StatusSection({ o }: { o: ObjectDetail["object"] }) {
-  const ready = o.conditions.find((c) => c.type === "Ready");
   return (
     <Section id="status" title="Status">
       {o.readyMessage || o.stalledMessage ? (
@@ -36,7 +35,9 @@ export function StatusSection({ o }: { o: ObjectDetail["object"] }) {
             ["Generation", o.generation != null ? `${o.observedGeneration ?? "?"} of ${o.generation} observed` : "–"],
             ["API version", o.apiVersion],
             ["First seen", <RelativeTime key="s" value={o.firstSeenAt} />],
-            ["Ready since", ready?.lastTransitionTime ? <RelativeTime key="t" value={ready.lastTransitionTime} /> : "–"],
+            // Only a ready object is ready since anything; a failing one says since when it fails (above).
+            ["Ready since", o.readySince ? <RelativeTime key="t" value={o.readySince} /> : "–"],
+            ["Created", o.creationTimestamp ? <RelativeTime key="c" value={o.creationTimestamp} /> : "–"],
           ]}
         />
       </div>

@@ -1,0 +1,41 @@
+// Nodes as the collector keeps them: node group from the EKS label, kubelet version, the Ready condition
+// (Unknown when the node-lifecycle controller stopped hearing from the kubelet, False when the kubelet says
+// it is not ready) with the time it last changed. Pure, so a list or a watch can feed it alike.
+import type { NodeRecord } from "./types";
+import { obj, records, type Raw, str } from "./raw";
+
+/** The EKS managed node group label (self-managed, Karpenter and Fargate nodes have none). */
+export const NODE_GROUP_LABEL = "eks.amazonaws.com/nodegroup";
+
+function isoOrNull(text: unknown): string | null {
+  const s = str(text);
+  if (!s) return null;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+export function toNodeRecord(raw: Raw): NodeRecord | null {
+  const metadata = obj(raw.metadata);
+  const name = str(metadata.name);
+  if (!name) return null;
+  const labels = obj(metadata.labels);
+  const status = obj(raw.status);
+  const ready = records(status.conditions).find((c) => c.type === "Ready");
+  const karpenterCapacity = str(labels["karpenter.sh/capacity-type"]);
+  return {
+    name,
+    nodeGroup: str(labels[NODE_GROUP_LABEL]),
+    kubeletVersion: str(obj(status.nodeInfo).kubeletVersion),
+    readyStatus: ready ? str(ready.status) : null,
+    readyReason: ready ? str(ready.reason) : null,
+    readyMessage: ready ? str(ready.message) : null,
+    readySince: ready ? isoOrNull(ready.lastTransitionTime) : null,
+    capacityType:
+      str(labels["eks.amazonaws.com/capacityType"]) ?? (karpenterCapacity ? karpenterCapacity.toUpperCase().replace("-", "_") : null),
+    instanceType: str(labels["node.kubernetes.io/instance-type"]) ?? str(labels["beta.kubernetes.io/instance-type"]),
+  };
+}
+
+export function toNodeRecords(items: Raw[]): NodeRecord[] {
+  return items.map(toNodeRecord).filter((n): n is NodeRecord => n !== null);
+}

@@ -1,0 +1,170 @@
+// The watch engine of one cluster: a LIST + WATCH loop per resource it is given, all on one connection
+// (HTTP/2 when the server speaks it), with one health record and one verdict for the cluster. It does no
+// database work: events go to the consumer's callback, synchronously and in order per resource.
+//
+//   const engine = createWatchEngine({ cluster, kubeConfig, resources, onEvent, onFallback });
+//   await engine.start();   // every resource listed once (or its first list failed)
+//   engine.health();        // per resource: mode, resourceVersion, failures…; sockets and requests
+//   await engine.stop();    // a lost lease: every stream and socket closed at once
+//
+// When watching keeps failing (see verdict.ts) the engine stops its watches, keeps the verdict in its
+// health and calls onFallback once: the caller polls that cluster instead and may try a new engine later.
+import type { KubeConfig } from "@kubernetes/client-node";
+import { logger } from "../../logger";
+import { ClusterTransport, type TransportStats } from "./transport";
+import { ResourceWatch, type ResourceWatchHealth, type WatchEvent, type WatchResource, type WatchSettings } from "./resource-watch";
+import type { Verdict } from "./verdict";
+
+export type { WatchEvent, WatchResource } from "./resource-watch";
+export type { Verdict } from "./verdict";
+
+export interface WatchEngineOptions {
+  /** For logs and health. */
+  cluster: string;
+  kubeConfig: KubeConfig;
+  resources: WatchResource[];
+  onEvent(event: WatchEvent): void;
+  /** Watching this cluster keeps failing: poll it instead. Called once; the engine has stopped its watches. */
+  onFallback?(fallback: { resource: string } & Verdict): void;
+  /** Safety-net relist of every resource (default 15 min, jittered ±10 %). */
+  relistIntervalMs?: number;
+  /** Deadline of a list request and of a watch's response headers (default 15 s). */
+  requestTimeoutMs?: number;
+  /** Watches ask the server to end them after 1–2× this (default 300 s, like client-go). */
+  minWatchTimeoutSeconds?: number;
+  /** After a bookmark on a stream, this much silence means it is dead (default 150 s; bookmarks come ~every 60 s). */
+  bookmarkSilenceMs?: number;
+  /**
+   * Ask for bookmarks (default true). On a watch without selectors they never move the resume point past
+   * what the events did; they keep a quiet stream alive through proxies and let a dead one be noticed, and
+   * cost a wake-up per watch per minute.
+   */
+  allowWatchBookmarks?: boolean;
+  /** "http1" never tries HTTP/2 (tests, or a proxy known to break it). */
+  protocol?: "auto" | "http1";
+  pageSize?: number;
+  /** h2 PING after this much silence on the connection (default 30 s), answer expected within pingTimeoutMs (15 s). */
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
+  /** Backoff between failed attempts: base × 2^n, capped (defaults 500 ms and 30 s), with jitter. */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  random?: () => number;
+}
+
+export type EngineMode = "starting" | "watching" | "fallback" | "stopped";
+
+export interface ClusterWatchHealth extends TransportStats {
+  cluster: string;
+  mode: EngineMode;
+  /** Why this cluster is polled instead, once watching kept failing. */
+  fallback: ({ resource: string; since: string } & Verdict) | null;
+  resources: ResourceWatchHealth[];
+}
+
+export interface WatchEngine {
+  /** Starts every resource; resolves once each has listed once or failed its first list. */
+  start(): Promise<void>;
+  /** Closes every stream and socket; resolves when every loop has ended. */
+  stop(): Promise<void>;
+  health(): ClusterWatchHealth;
+  /** A rotated kubeconfig (token, certificate): used from the next request on. */
+  setKubeConfig(kc: KubeConfig): void;
+}
+
+export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
+  const settings: WatchSettings = {
+    requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+    relistIntervalMs: options.relistIntervalMs ?? 15 * 60_000,
+    minWatchTimeoutSeconds: options.minWatchTimeoutSeconds ?? 300,
+    bookmarkSilenceMs: options.bookmarkSilenceMs ?? 150_000,
+    timeoutGraceMs: 30_000,
+    pageSize: options.pageSize ?? 500,
+    allowWatchBookmarks: options.allowWatchBookmarks ?? true,
+    backoffBaseMs: options.backoffBaseMs ?? 500,
+    backoffCapMs: options.backoffCapMs ?? 30_000,
+  };
+  const transport = new ClusterTransport(options.kubeConfig, {
+    requestTimeoutMs: settings.requestTimeoutMs,
+    protocol: options.protocol,
+    pingIntervalMs: options.pingIntervalMs,
+    pingTimeoutMs: options.pingTimeoutMs,
+  });
+  const log = logger.child({ component: "watch", cluster: options.cluster });
+  let mode: EngineMode = "starting";
+  let fallback: ClusterWatchHealth["fallback"] = null;
+  let pendingFirstRound = new Set<string>();
+  let firstRound: (() => void) | undefined;
+  let consumerErrors = 0;
+
+  const emit = (event: WatchEvent) => {
+    try {
+      options.onEvent(event);
+    } catch (err) {
+      // The consumer's bug must not stop the watch; it is logged (rarely) and counted.
+      if (consumerErrors++ % 100 === 0) log.error({ err, resource: event.resource, type: event.type }, "the watch consumer threw");
+    }
+  };
+
+  const watches: ResourceWatch[] = options.resources.map(
+    (spec) =>
+      new ResourceWatch(spec, {
+        transport,
+        emit,
+        log,
+        random: options.random ?? Math.random,
+        settings,
+        firstRoundDone(resource) {
+          pendingFirstRound.delete(resource);
+          if (pendingFirstRound.size === 0) firstRound?.();
+        },
+        giveUp(resource, verdict) {
+          if (mode === "fallback" || mode === "stopped") return;
+          mode = "fallback";
+          fallback = { resource, since: new Date().toISOString(), ...verdict };
+          log.warn({ resource, reason: verdict.reason, detail: verdict.detail }, "watching keeps failing; falling back to polling");
+          void stopAll("fallback").then(() => {
+            firstRound?.();
+            options.onFallback?.({ resource, ...verdict });
+          });
+        },
+      }),
+  );
+  const ids = new Set<string>();
+  for (const watch of watches) {
+    if (ids.has(watch.id)) throw new Error(`two watched resources share the id ${watch.id}`);
+    ids.add(watch.id);
+  }
+
+  async function stopAll(to: "stopped" | "fallback"): Promise<void> {
+    await Promise.all(watches.map((watch) => watch.stop(to)));
+    transport.close();
+  }
+
+  return {
+    start() {
+      if (mode !== "starting") return Promise.resolve();
+      pendingFirstRound = new Set(watches.map((watch) => watch.id));
+      const done = new Promise<void>((resolve) => (firstRound = resolve));
+      if (watches.length === 0) firstRound?.();
+      for (const watch of watches) watch.start();
+      return done.then(() => {
+        if (mode === "starting") mode = "watching";
+      });
+    },
+    async stop() {
+      if (mode === "stopped") return;
+      const wasFallback = mode === "fallback";
+      mode = "stopped";
+      await stopAll(wasFallback ? "fallback" : "stopped");
+      firstRound?.();
+      if (wasFallback) mode = "fallback";
+    },
+    health() {
+      return { cluster: options.cluster, mode, fallback, ...transport.stats(), resources: watches.map((watch) => watch.health()) };
+    },
+    setKubeConfig(kc) {
+      transport.setKubeConfig(kc);
+    },
+  };
+}

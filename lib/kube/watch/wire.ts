@@ -1,0 +1,122 @@
+// What a watch stream and a list page look like on the wire, checked at the boundary. A watch answers
+// `200` and then one JSON object per line: {"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":{…}}.
+// A too-old resourceVersion is, on kube-apiserver 1.26 and later, `200` followed by one ERROR line whose
+// object is a Status with code 410 and one of two messages: "too old resource version: 5 (294)" when the
+// watch cache answers, "The resourceVersion for the provided watch is too old." when etcd does (Events,
+// which have no watch cache). Older servers and some proxies answer an HTTP 410 instead; both mean "list
+// again".
+import { z } from "zod";
+import { isRaw, type Raw, str } from "../raw";
+
+const watchLineSchema = z.object({
+  type: z.enum(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]),
+  object: z.record(z.string(), z.unknown()),
+});
+
+const listPageSchema = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: z.object({ resourceVersion: z.string().optional(), continue: z.string().optional() }).loose().optional(),
+  items: z.array(z.record(z.string(), z.unknown())).nullish(),
+});
+
+export type ChangeType = "ADDED" | "MODIFIED" | "DELETED";
+
+export type DecodedLine =
+  | { kind: "change"; type: ChangeType; object: Raw; key: string; resourceVersion: string; uid: string | null }
+  | { kind: "bookmark"; resourceVersion: string }
+  /** The resourceVersion we resumed from is gone: list again. */
+  | { kind: "expired"; message: string }
+  /** Any other ERROR event (e.g. 500 from etcd): the stream ends, resume from the last resourceVersion. */
+  | { kind: "error"; code: number | null; message: string }
+  | { kind: "invalid"; detail: string };
+
+/** `namespace/name`, or `name` for cluster-scoped objects. */
+export function objectKeyOf(object: Raw): string | null {
+  const metadata = isRaw(object.metadata) ? object.metadata : {};
+  const name = str(metadata.name);
+  if (!name) return null;
+  const namespace = str(metadata.namespace);
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** A Status (or a status-like body) that says the resourceVersion is too old. */
+export function isTooOldStatus(status: unknown): boolean {
+  if (!isRaw(status)) return false;
+  return status.code === 410 || status.reason === "Expired" || status.reason === "Gone";
+}
+
+/** Drops `metadata.managedFields` (large, never used) in place. */
+export function stripManagedFields(object: Raw): Raw {
+  if (isRaw(object.metadata) && "managedFields" in object.metadata) delete object.metadata.managedFields;
+  return object;
+}
+
+export function decodeWatchLine(line: string): DecodedLine {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return { kind: "invalid", detail: `a watch line is not JSON (${line.length} bytes)` };
+  }
+  const parsed = watchLineSchema.safeParse(json);
+  if (!parsed.success) return { kind: "invalid", detail: "a watch line is not a watch event" };
+  const { type, object } = parsed.data;
+  if (type === "ERROR") {
+    const message = str(object.message) ?? "watch error";
+    if (isTooOldStatus(object)) return { kind: "expired", message };
+    return { kind: "error", code: typeof object.code === "number" ? object.code : null, message };
+  }
+  const metadata = isRaw(object.metadata) ? object.metadata : {};
+  const resourceVersion = str(metadata.resourceVersion);
+  if (!resourceVersion) return { kind: "invalid", detail: `a ${type} event without metadata.resourceVersion` };
+  if (type === "BOOKMARK") return { kind: "bookmark", resourceVersion };
+  const key = objectKeyOf(object);
+  if (!key) return { kind: "invalid", detail: `a ${type} event without metadata.name` };
+  return { kind: "change", type, object: stripManagedFields(object), key, resourceVersion, uid: str(metadata.uid) };
+}
+
+/** Splits a UTF-8 text stream into lines; a partial last line waits for the next chunk. */
+export class LineSplitter {
+  private rest = "";
+
+  push(chunk: string, onLine: (line: string) => void): void {
+    let text = this.rest + chunk;
+    let at = text.indexOf("\n");
+    while (at >= 0) {
+      const line = text.slice(0, at).trim();
+      if (line) onLine(line);
+      text = text.slice(at + 1);
+      at = text.indexOf("\n");
+    }
+    this.rest = text;
+  }
+
+  /** Bytes of an unfinished line (a stream that ends with some is truncated). */
+  get pending(): number {
+    return this.rest.trim().length;
+  }
+}
+
+export interface ListPage {
+  resourceVersion: string | null;
+  continueToken: string | null;
+  items: Raw[];
+}
+
+export function decodeListPage(body: unknown): ListPage {
+  const parsed = listPageSchema.safeParse(body);
+  if (!parsed.success) throw new Error("the list response is not a Kubernetes list");
+  const { apiVersion, kind, metadata, items } = parsed.data;
+  // Items of core lists carry no apiVersion/kind on the wire; watch events do. Give both the same shape.
+  const itemKind = kind?.endsWith("List") ? kind.slice(0, -4) : undefined;
+  return {
+    resourceVersion: str(metadata?.resourceVersion),
+    continueToken: str(metadata?.continue),
+    items: (items ?? []).map((item) => {
+      if (item.apiVersion === undefined && apiVersion) item.apiVersion = apiVersion;
+      if (item.kind === undefined && itemKind) item.kind = itemKind;
+      return stripManagedFields(item);
+    }),
+  };
+}

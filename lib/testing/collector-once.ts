@@ -1,0 +1,50 @@
+// Runs `collector --once` as its own process against a simulated fleet and a test database, as an operator
+// would run it; resolves its summary line and its JSON log lines.
+import { spawn } from "node:child_process";
+
+export interface CollectOnceTarget {
+  /** The simulator's AWS settings, hub kubeconfig path and the test database URL. */
+  awsEnv: Record<string, string>;
+  hubKubeconfigPath: string;
+  databaseUrl: string;
+  /** HOME for the child (kubeconfig caches and the like stay out of the real one). */
+  home: string;
+}
+
+export function collectOnce(
+  target: CollectOnceTarget,
+  extraEnv: Record<string, string> = {},
+): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
+    cwd: process.cwd(),
+    env: {
+      NODE_ENV: "test",
+      PATH: process.env.PATH ?? "",
+      HOME: target.home,
+      ...target.awsEnv,
+      DATABASE_URL: target.databaseUrl,
+      KUBECONFIG: target.hubKubeconfigPath,
+      COLLECTOR_METRICS_PORT: "0",
+      COLLECTOR_CONCURRENCY: "8",
+      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
+      LOG_LEVEL: "debug",
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => {
+      const lines = out
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const summary = lines.find((l) => !("level" in l));
+      if (code !== 0 || !summary) reject(new Error(`collector exited ${code}: ${err.slice(-2000)} ${out.slice(-2000)}`));
+      else resolve({ summary, logs: lines.filter((l) => "level" in l) });
+    });
+  });
+}
