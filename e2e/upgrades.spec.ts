@@ -280,6 +280,57 @@ test("the matrix cell summarises every release: a failed install never hides the
   await page.screenshot({ path: "e2e/artifacts/upgrades-matrix-cells.png", fullPage: true });
 });
 
+test("a hub HelmRelease deploying into a spoke counts in the spoke's column at its deployed version; a cluster without EKS API access shows Crossplane's version and says so", async ({
+  page,
+}) => {
+  const agent = facts.hubToSpoke!;
+  const noEks = facts.noEksAccess!.cluster;
+  await waitFor(
+    "the hub release's target and Crossplane's EKS facts collected",
+    async () => {
+      const r = await scalar<{ targeted: boolean; crossplane: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM flux_object o JOIN cluster t ON t.id = o."targetClusterId" WHERE o.name = $1 AND t.name = $2) AS targeted,
+                EXISTS (SELECT 1 FROM cluster WHERE name = $3 AND "eksFactsSource" = 'crossplane' AND "eksError" IS NOT NULL) AS crossplane`,
+        [agent.name, agent.spoke, noEks],
+      );
+      return r && r.targeted && r.crossplane;
+    },
+    90_000,
+  );
+  const deployed = (await scalar<{ v: string }>(
+    `SELECT o."deployedChartVersion" AS v FROM flux_object o JOIN cluster c ON c.id = o."clusterId" WHERE c.name = $1 AND o.name = $2`,
+    [agent.hub, agent.name],
+  ))!.v;
+  expect(deployed).toMatch(/^\d+\.\d+\.\d+$/);
+
+  const row = page.getByRole("table", { name: "Add-on versions by cluster" }).locator(`tr[data-addon="prometheus"][data-kind="helm"]`);
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/addons");
+        return row.locator(`td[data-cluster="${agent.spoke}"]`).getAttribute("data-applied");
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(deployed);
+  const cell = row.locator(`td[data-cluster="${agent.spoke}"]`);
+  await expect(cell).toContainText("from hub");
+  // Not in the hub's column: the hub holds the object, the spoke runs the release.
+  await expect(row.locator(`td[data-cluster="${agent.hub}"]`)).toHaveCount(0);
+  await cell.locator("[tabindex='0']").hover();
+  await expect(cell.getByRole("tooltip")).toContainText(`HelmRelease flux-system/${agent.name} (in ${agent.hub})`);
+
+  // The EKS API refuses the collector for this spoke: its version comes from Crossplane, and the page says so.
+  await page.goto("/upgrades?all=1");
+  const version = page.locator(`tr[data-cluster="${noEks}"] [data-testid="version"]`);
+  await expect(version).toHaveAttribute("data-from", "crossplane");
+  await expect(version).toHaveAttribute("data-source", "observed");
+  await expect(version.getByTestId("eks-facts-source")).toContainText("from Crossplane (EKS API refused:");
+  await page.goto(`/upgrades/${noEks}`);
+  await expect(page.getByTestId("eks-facts-source")).toContainText("from Crossplane (EKS API refused:");
+  await page.screenshot({ path: "e2e/artifacts/upgrades-hub-release-and-crossplane.png", fullPage: true });
+});
+
 test("the date question on /upgrades: clusters to upgrade before a date, the cost, and the same answer as CSV and JSON", async ({
   page,
 }) => {

@@ -22,6 +22,10 @@ export async function GET(request: Request) {
         versionAsOf: c.knowledge.asOf,
         versionWhy: c.knowledge.why,
         versionLabel: c.versionLabel,
+        // where the version came from (eks-api | crossplane | kubernetes), and why not the EKS API when it is not
+        versionFrom: c.knowledge.from,
+        eksAccess: c.knowledge.eksAccess,
+        eksFactsNote: c.eksFactsNote,
         versionStatus: c.versionStatus,
         endOfStandardSupport: c.endOfStandardSupport,
         endOfExtendedSupport: c.endOfExtendedSupport,

@@ -18,10 +18,11 @@ beforeAll(async () => {
   const old = await makeCluster(p, {
     name: 'old, "quoted"',
     eksVersion: "1.28",
+    eksFactsSource: "eks-api",
     supportType: "EXTENDED",
     kubeletVersions: { "v1.28.15-eks-4c4b5e1": 1 },
   });
-  const cur = await makeCluster(p, { name: "current", eksVersion: "1.35", team: "core" });
+  const cur = await makeCluster(p, { name: "current", eksVersion: "1.35", eksFactsSource: "eks-api", team: "core" });
   // Never reached: its version is unknown, so is its cost.
   await makeCluster(p, { name: "dark", lastSuccessAt: null, lastErrorAt: new Date(), lastErrorKind: "timeout", lastError: "timeout" });
   for (const c of [old, cur])
@@ -39,6 +40,7 @@ beforeAll(async () => {
     chartName: "podinfo",
     chartVersion: "6.8.0",
     appliedRevision: "6.8.0",
+    deployedChartVersion: "6.8.0",
     sourceKind: "HelmRepository",
     sourceName: "podinfo",
     sourceNamespace: "flux-system",
@@ -51,6 +53,7 @@ beforeAll(async () => {
     chartName: "podinfo",
     chartVersion: "6.9.2",
     appliedRevision: "6.9.2",
+    deployedChartVersion: "6.9.2",
     sourceKind: "HelmRepository",
     sourceName: "podinfo",
     sourceNamespace: "flux-system",
@@ -99,7 +102,9 @@ describe("GET /api/upgrades", () => {
     expect(dark).toMatchObject({
       version: null,
       versionSource: "unknown",
-      versionLabel: "unknown — API server timed out; no EKS API access",
+      versionLabel: "unknown — never reached: timeout; no EKS API access",
+      versionFrom: null,
+      eksAccess: false,
       monthlyExtendedSupportCostUSD: null,
       costKnown: false,
     });

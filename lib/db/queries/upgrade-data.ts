@@ -11,7 +11,7 @@ import { toCatalogVersions, type CatalogVersion } from "../../upgrades/managed-a
 import { REMOVED_APIS } from "../../upgrades/removed-apis";
 import type { ClusterVersionInfo } from "../../upgrades/support";
 import { controlPlaneMinor } from "../../upgrades/versions";
-import { clusterReachability, type Reachability } from "../../fleet/status";
+import { clusterReachability, isReachable, type Reachability } from "../../fleet/status";
 import { getPool } from "../client";
 import { changeCache } from "../change-cache";
 import type {
@@ -24,10 +24,10 @@ import type {
   FluxObjectTransitionRow,
   ManagedAddonRow,
   NodeGroupRow,
-  ProvisioningResourceRow,
   UpgradeInsightRow as InsightTableRow,
 } from "../rows";
-import { iso } from "./shared";
+import { iso, type VersionKnowledgeRow } from "./shared";
+import { helmInstallation } from "../../upgrades/helm-installation";
 
 /** How far back history is read: the longest trend range. */
 export const HISTORY_DAYS = 400;
@@ -85,9 +85,12 @@ export interface UpgradeCluster {
   lastSuccessAt: Date | null;
   lastErrorKind: string | null;
   lastError: string | null;
-  eksAccess: boolean;
+  /** The columns its version knowledge is decided from (EKS facts' source, the EKS API's refusal, provisioning). */
+  knowledgeRow: VersionKnowledgeRow;
+  /** The EKS API's last refusal for this cluster (AccessDenied…) and since when; null while it answers. */
+  eksError: string | null;
+  eksErrorSince: Date | null;
   kubeletVersions: unknown;
-  provisioning: { creating: boolean; desiredVersion: string | null } | null;
   lastVersionChangeAt: Date | null;
   nodeGroups: UpgradeNodeGroup[];
   managedAddons: UpgradeManagedAddon[];
@@ -102,6 +105,8 @@ export interface UpgradeData {
   loadedAt: Date;
   /** Active clusters, by name. */
   clusters: UpgradeCluster[];
+  /** The hub answered its last poll: what Crossplane says of the spokes is current. */
+  hubReachable: boolean;
   history: FleetHistory;
   upstream: Map<string, UpstreamInfo>;
   versionInfo: Map<string, ClusterVersionInfo>;
@@ -156,13 +161,14 @@ const pushTo = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
 export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
   const pool = getPool();
   const since = new Date(now.getTime() - HISTORY_DAYS * DAY_MS);
-  const [clusters, changes, releases, transitions, sources, upstream, versions, managed, catalogs, nodeGroups, insights, uses, creating] =
+  const [clusters, changes, releases, transitions, sources, upstream, versions, managed, catalogs, nodeGroups, insights, uses] =
     await Promise.all([
       pool.query<
         Pick<
           ClusterRow,
           | "id"
           | "name"
+          | "role"
           | "env"
           | "team"
           | "region"
@@ -183,11 +189,16 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
           | "platformVersion"
           | "kubeletVersions"
           | "fluxVersion"
+          | "provisioning"
+          | "desiredVersion"
+          | "eksFactsSource"
+          | "eksError"
+          | "eksErrorSince"
         >
       >(
-        `SELECT id, name, env, team, region, labels, lifecycle, "firstSeenAt", "goneAt", "lastSuccessAt", "lastErrorAt", "lastErrorKind",
+        `SELECT id, name, role, env, team, region, labels, lifecycle, "firstSeenAt", "goneAt", "lastSuccessAt", "lastErrorAt", "lastErrorKind",
                 "lastError", "eksArn", "eksName", "eksStatus", "supportType", "kubernetesVersion", "eksVersion", "platformVersion",
-                "kubeletVersions", "fluxVersion"
+                "kubeletVersions", "fluxVersion", provisioning, "desiredVersion", "eksFactsSource", "eksError", "eksErrorSince"
            FROM cluster WHERE lifecycle = 'active' OR "goneAt" >= $1 ORDER BY name`,
         [since],
       ),
@@ -201,10 +212,11 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
           FluxObjectRow,
           | "id"
           | "clusterId"
+          | "targetClusterId"
           | "namespace"
           | "name"
           | "chartName"
-          | "appliedRevision"
+          | "deployedChartVersion"
           | "desiredChartVersion"
           | "health"
           | "sourceKind"
@@ -214,7 +226,7 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
           | "deletedAt"
         >
       >(
-        `SELECT id, "clusterId", namespace, name, "chartName", "appliedRevision", "desiredChartVersion", health, "sourceKind", "sourceName",
+        `SELECT id, "clusterId", "targetClusterId", namespace, name, "chartName", "deployedChartVersion", "desiredChartVersion", health, "sourceKind", "sourceName",
                 "sourceNamespace", "firstSeenAt", "deletedAt"
            FROM flux_object WHERE kind = 'HelmRelease' AND ("deletedAt" IS NULL OR "deletedAt" >= $1)`,
         [since],
@@ -275,9 +287,6 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
           ORDER BY o.kind, o.namespace, o.name`,
         [REMOVED_VERSIONS],
       ),
-      pool.query<Pick<ProvisioningResourceRow, "clusterId">>(
-        `SELECT DISTINCT "clusterId" FROM provisioning_resource WHERE ready = 'False' AND "readyReason" = 'Creating'`,
-      ),
     ]);
 
   // --- history per cluster ---------------------------------------------------------------------------
@@ -316,24 +325,23 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
   const historyReleases: HistoryRelease[] = [];
   const helmByCluster = new Map<number, HelmInstallation[]>();
   for (const r of releases.rows) {
-    const cluster = names.get(r.clusterId);
-    if (!cluster || !r.chartName) continue;
+    const holder = names.get(r.clusterId);
+    if (!holder || !r.chartName) continue;
     const source = resolveChartSource(r, sourceMap);
-    // Until the collector records which cluster a release applies to (a hub release with spec.kubeConfig
-    // installs into a spoke), a release counts in the column of the cluster that holds it.
-    const install: HelmInstallation = {
-      cluster,
-      objectCluster: cluster,
+    const install = helmInstallation({
+      holder,
+      target: r.targetClusterId === null ? null : (names.get(r.targetClusterId) ?? null),
       namespace: r.namespace,
       name: r.name,
       chart: r.chartName,
       repositoryUrl: source?.repositoryUrl ?? null,
       desired: r.desiredChartVersion,
-      applied: r.appliedRevision,
-      failing: FAILING.has(r.health),
-    };
+      deployed: r.deployedChartVersion,
+      health: r.health,
+    });
     historyReleases.push({ ...install, firstSeenAt: r.firstSeenAt, deletedAt: r.deletedAt, transitions: byObject.get(r.id) ?? [] });
-    if (!r.deletedAt) pushTo(helmByCluster, r.clusterId, install);
+    // The column it counts in: a hub release deploying into a spoke (spec.kubeConfig) is the spoke's.
+    if (!r.deletedAt) pushTo(helmByCluster, r.targetClusterId ?? r.clusterId, install);
   }
 
   // --- EKS facts -------------------------------------------------------------------------------------
@@ -358,7 +366,6 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
   for (const i of insights.rows) pushTo(insightsByCluster, i.clusterId, { ...i, lastRefreshTime: iso(i.lastRefreshTime) });
   const usesByCluster = new Map<number, InventoryUse[]>();
   for (const u of uses.rows) pushTo(usesByCluster, u.clusterId, u);
-  const beingCreated = new Set(creating.rows.map((r) => r.clusterId));
 
   const catalog = new Map(catalogs.rows.map((c) => [`${c.addonName}@${c.kubernetesVersion}`, toCatalogVersions(c.versions)]));
   const versionInfo = new Map<string, ClusterVersionInfo>(versions.rows.map((v) => [v.clusterVersion, v]));
@@ -385,9 +392,10 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
       lastSuccessAt: c.lastSuccessAt,
       lastErrorKind: c.lastErrorKind,
       lastError: c.lastError,
-      eksAccess: !!(c.eksArn || c.eksVersion),
+      knowledgeRow: c,
+      eksError: c.eksError,
+      eksErrorSince: c.eksErrorSince,
       kubeletVersions: c.kubeletVersions,
-      provisioning: beingCreated.has(c.id) && !history.version ? { creating: true, desiredVersion: null } : null,
       lastVersionChangeAt: vc.length ? vc[vc.length - 1].at : null,
       nodeGroups: groupsByCluster.get(c.id) ?? [],
       managedAddons: managedByCluster.get(c.id) ?? [],
@@ -397,9 +405,11 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
     };
   });
 
+  const hub = active.find((c) => c.role === "hub");
   return {
     loadedAt: now,
     clusters: upgradeClusters,
+    hubReachable: hub ? isReachable(clusterReachability(hub)) : false,
     history: { clusters: historyClusters, releases: historyReleases, managed: historyManaged, catalog },
     upstream: new Map(
       upstream.rows.map((u) => [

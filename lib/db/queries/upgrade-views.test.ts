@@ -28,6 +28,7 @@ beforeAll(async () => {
     team: "data",
     eksArn: "arn:aws:eks:us-east-1:1:cluster/old",
     eksVersion: "1.27",
+    eksFactsSource: "eks-api",
     kubernetesVersion: "v1.27.16-eks-2f0b4c7",
     supportType: "EXTENDED",
     firstSeenAt: day("2026-11-01"),
@@ -38,6 +39,7 @@ beforeAll(async () => {
     env: "dev",
     team: "data",
     eksVersion: "1.35",
+    eksFactsSource: "eks-api",
     kubernetesVersion: "v1.35.2-eks-1d7b9f3",
     fluxVersion: "v2.9.4",
     firstSeenAt: day("2026-11-01"),
@@ -48,6 +50,7 @@ beforeAll(async () => {
     env: "prod",
     team: "web",
     eksVersion: "1.34",
+    eksFactsSource: "eks-api",
     kubernetesVersion: "v1.34.4-eks-c8e2a41",
     fluxVersion: "v2.8.5",
     firstSeenAt: day("2026-11-01"),
@@ -57,12 +60,15 @@ beforeAll(async () => {
   await prisma.clusterVersionChange.create({
     data: { clusterId: mid.id, at: new Date("2026-11-10T10:00:00Z"), component: "kubernetes", fromVersion: "1.33", toVersion: "1.34" },
   });
-  // unreachable since this morning, token refused: last known 1.33
+  // unreachable since this morning, token refused, and the EKS API refuses it too: last known 1.33
   await makeCluster(prisma, {
     name: "dark",
     env: "prod",
     team: "web",
     eksVersion: "1.33",
+    eksFactsSource: "eks-api",
+    eksError: "AccessDeniedException: not authorized to perform eks:DescribeCluster",
+    eksErrorSince: new Date("2026-11-23T08:00:00Z"),
     eksArn: "arn:aws:eks:us-east-1:1:cluster/dark",
     firstSeenAt: day("2026-11-01"),
     lastSuccessAt: new Date("2026-11-23T09:00:00Z"),
@@ -80,7 +86,13 @@ beforeAll(async () => {
     lastAttemptAt: null,
   });
   // Crossplane is still creating it
-  const sandbox = await makeCluster(prisma, { name: "sandbox", firstSeenAt: day("2026-11-23"), lastSuccessAt: null, lastAttemptAt: null });
+  const sandbox = await makeCluster(prisma, {
+    name: "sandbox",
+    provisioning: "creating",
+    firstSeenAt: day("2026-11-23"),
+    lastSuccessAt: null,
+    lastAttemptAt: null,
+  });
   await prisma.provisioningResource.create({
     data: {
       clusterId: sandbox.id,
@@ -104,6 +116,7 @@ beforeAll(async () => {
       chartName: chart,
       chartVersion: applied ?? "3.13.0",
       appliedRevision: applied,
+      deployedChartVersion: applied,
       sourceKind: "HelmRepository",
       sourceName: source,
       sourceNamespace: "flux-system",
@@ -144,7 +157,9 @@ describe("unknown is never zero", () => {
     const by = Object.fromEntries(o.clusters.map((c) => [c.name, c]));
     expect(by.dark).toMatchObject({
       versionLabel: "1.33 (last known, 3 h ago)",
-      knowledge: { source: "last-known", why: "credentials refused (token expired or not allowed)" },
+      knowledge: { source: "last-known", why: "credentials refused (token expired or not allowed); no EKS API access", from: "eks-api" },
+      eksFactsNote:
+        "from the EKS API before it stopped answering (EKS API refused: AccessDeniedException: not authorized to perform eks:DescribeCluster)",
       monthlyExtendedSupportCostUSD: 365, // 1.33 left standard support on 2026-07-29: an estimate...
       costKnown: false, // ...never summed
     });

@@ -3,7 +3,9 @@
 import { upstreamKey } from "../../upgrades/addon-matrix";
 import { answerDeadline, type DeadlineAnswer, type DeadlineQuery } from "../../upgrades/deadline";
 import { clusterFigures, newestAvailable, type ClusterFigures } from "../../upgrades/fleet-figures";
-import { describeKnowledge, versionKnowledge, type VersionKnowledge } from "../../upgrades/known-version";
+import { describeKnowledge } from "../../upgrades/known-version";
+import { eksFactsNote } from "../../upgrades/eks-facts-source";
+import type { ClusterVersionKnowledge } from "../../fleet/cluster-facts";
 import { managedAddonStanding, type ManagedAddonStanding } from "../../upgrades/managed-addons";
 import { readiness, type Finding, type InsightInput, type Readiness, type RemovedApiFinding } from "../../upgrades/readiness";
 import { inventoryRefs, removedApiUses } from "../../upgrades/removed-apis";
@@ -23,6 +25,7 @@ import { compareVersions, kubernetesMinor, nextVersionOf } from "../../upgrades/
 import { isReachable, type Reachability } from "../../fleet/status";
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { derived, getUpgradeData, type UpgradeCluster, type UpgradeData, type UpgradeInsightRow } from "./upgrade-data";
+import { versionKnowledgeOf } from "./shared";
 
 export interface ClusterUpgrade {
   name: string;
@@ -35,8 +38,10 @@ export interface ClusterUpgrade {
   eksStatus: string | null;
   /** Control-plane minor ("1.33") we know: observed now, last known, or desired (being created); null = unknown. */
   version: string | null;
-  /** How we know the version, how old that knowledge is, and why it is not observed now. */
-  knowledge: VersionKnowledge;
+  /** How we know the version and from where (EKS API, Crossplane, /version), how old that is, why it is not observed now. */
+  knowledge: ClusterVersionKnowledge;
+  /** Where its EKS facts come from when not the EKS API answering now ("from Crossplane (EKS API refused: …)"). */
+  eksFactsNote: string | null;
   /** "1.34", "1.34 (last known, 3 h ago)", "unknown — never reached yet". */
   versionLabel: string;
   kubernetesVersion: string | null;
@@ -121,23 +126,11 @@ function insightOf(i: UpgradeInsightRow) {
   };
 }
 
-const knowledgeAt = (c: UpgradeCluster, now: Date) =>
-  versionKnowledge(
-    {
-      reachability: c.reachability,
-      version: c.version,
-      lastSuccessAt: c.lastSuccessAt,
-      lastVersionChangeAt: c.lastVersionChangeAt,
-      lastErrorKind: c.lastErrorKind,
-      lastError: c.lastError,
-      eksAccess: c.eksAccess,
-      provisioning: c.provisioning,
-    },
-    now,
-  );
+const knowledgeAt = (data: UpgradeData, c: UpgradeCluster, now: Date) =>
+  versionKnowledgeOf(c.knowledgeRow, data.hubReachable, now, c.lastVersionChangeAt);
 
 function clusterFacts(data: UpgradeData, c: UpgradeCluster, now: Date): Facts {
-  const knowledge = knowledgeAt(c, now);
+  const knowledge = knowledgeAt(data, c, now);
   // Rules run on what we know (a last known version is still the best guess); sums take only observed ones.
   const version = knowledge.source === "desired" ? null : knowledge.version;
   const support = supportInfo(version, version ? data.versionInfo.get(version) : null, now);
@@ -203,6 +196,7 @@ function clusterFacts(data: UpgradeData, c: UpgradeCluster, now: Date): Facts {
     eksStatus: c.eksStatus,
     version: knowledge.version,
     knowledge,
+    eksFactsNote: eksFactsNote(knowledge, c.eksError),
     versionLabel: describeKnowledge(knowledge),
     kubernetesVersion: c.kubernetesVersion,
     platformVersion: c.platformVersion,
@@ -288,7 +282,7 @@ export function upgradeFacts(data: UpgradeData, now: Date): Facts[] {
   return derived(data, "facts", `${minuteOf(now)}@${day.validUntil}`, () =>
     day.facts.map((f, i) => {
       if (f.view.knowledge.source !== "last-known") return f;
-      const knowledge = knowledgeAt(data.clusters[i], now);
+      const knowledge = knowledgeAt(data, data.clusters[i], now);
       return { ...f, view: { ...f.view, knowledge, versionLabel: describeKnowledge(knowledge) } };
     }),
   );

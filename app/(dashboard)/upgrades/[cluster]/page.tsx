@@ -77,6 +77,11 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
             ({v.knowledge.why}; {v.knowledge.source === "last-known" ? "last known state" : "nothing observed yet"})
           </span>
         ) : null}
+        {v.eksFactsNote ? (
+          <span className="ml-2 text-zinc-600 dark:text-zinc-400" data-testid="eks-facts-source">
+            Version {v.eksFactsNote}.
+          </span>
+        ) : null}
       </p>
 
       <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4">

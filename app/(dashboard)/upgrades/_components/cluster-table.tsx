@@ -50,7 +50,7 @@ export function ClusterTable({ clusters }: { clusters: ClusterUpgrade[] }) {
                 </Link>
                 <div className="text-xs font-normal text-zinc-500">{[c.env, c.team, c.region].filter(Boolean).join(" · ")}</div>
               </th>
-              <td className="px-3 py-2" data-testid="version" data-source={c.knowledge.source}>
+              <td className="px-3 py-2" data-testid="version" data-source={c.knowledge.source} data-from={c.knowledge.from ?? undefined}>
                 {c.knowledge.source === "observed" ? (
                   <span className="font-mono">{c.version}</span>
                 ) : (
@@ -59,6 +59,11 @@ export function ClusterTable({ clusters }: { clusters: ClusterUpgrade[] }) {
                   </span>
                 )}
                 {c.eksStatus === "UPDATING" ? <div className="text-xs text-sky-700 dark:text-sky-300">updating</div> : null}
+                {c.eksFactsNote ? (
+                  <div className="text-xs text-zinc-500" data-testid="eks-facts-source">
+                    {c.eksFactsNote}
+                  </div>
+                ) : null}
               </td>
               <td className="px-3 py-2">
                 <SupportBadge status={c.versionStatus} />
