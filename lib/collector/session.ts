@@ -62,6 +62,8 @@ export interface SessionContext {
   pollEks(cluster: ClusterRow, at: Date, force: boolean): Promise<number>;
   /** Queues this cluster's success (written within a second, batched with others). */
   recordSuccess(success: PollSuccess): void;
+  /** Something of this cluster a page shows was written: the web is told (NOTIFY, at most once a second). */
+  changed(cluster: ClusterRow): void;
   /** Watching keeps failing: the collector polls the cluster from now on. */
   onFallback(cluster: ClusterRow, reason: string): void;
   settings: {
@@ -284,6 +286,7 @@ export class ClusterSession {
         this.ctx.metrics?.rowsWritten.inc({ table: "flux_object_transition" }, written.transitions);
         this.scheduleEventPoll();
       }
+      if (written.rowsWritten) this.ctx.changed(this.cluster);
     } catch (err) {
       // Not written: keep them for the next flush, unless a newer state arrived meanwhile.
       for (const [key, record] of pending) if (!this.pending.has(key)) this.pending.set(key, record);
@@ -301,13 +304,14 @@ export class ClusterSession {
   private async writeNodes(at: Date): Promise<void> {
     this.nodesDirty = false;
     const items = [...this.nodes.values()];
-    await upsertNodes(this.ctx.db, this.cluster.id, at, toNodeRecords(items));
+    if (await upsertNodes(this.ctx.db, this.cluster.id, at, toNodeRecords(items))) this.ctx.changed(this.cluster);
     const kubelets = kubeletVersions(items);
     const before = this.kubelets;
     this.kubelets = kubelets;
     const changes = kubeVersionChanges(this.cluster, this.result(0));
     if (changes.length || JSON.stringify(before) !== JSON.stringify(kubelets)) {
       await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(0), changes);
+      if (changes.length) this.ctx.changed(this.cluster);
       this.cluster.kubeletVersions = kubelets;
       // A kubelet moved: the control plane and EKS facts probably did too; read them now, not in minutes.
       if (before && changes.length) void this.enqueue(() => this.readFacts(true));
@@ -328,6 +332,7 @@ export class ClusterSession {
     if (!keep.length) return;
     const rows = keep.map((e) => ({ ...e, objectId: state.known.get(this.involvedKey(e))?.id ?? null }));
     const n = await upsertEvents(this.ctx.db, this.cluster.id, rows);
+    if (n) this.ctx.changed(this.cluster);
     for (const e of keep) state.events.set(e.uid, eventSignature(e));
     this.ctx.metrics?.rowsWritten.inc({ table: "kube_event" }, n);
   }
@@ -380,6 +385,7 @@ export class ClusterSession {
     if (this.kubelets === null && this.nodes.size) this.kubelets = kubeletVersions([...this.nodes.values()]);
     const changes = kubeVersionChanges(this.cluster, this.result(0));
     await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(0), changes);
+    if (changes.length) this.ctx.changed(this.cluster);
     this.cluster.kubernetesVersion = this.facts.kubernetesVersion ?? this.cluster.kubernetesVersion;
     this.cluster.fluxVersion = this.facts.fluxVersion ?? this.cluster.fluxVersion;
     if (this.kubelets) this.cluster.kubeletVersions = this.kubelets;
@@ -443,8 +449,9 @@ export class ClusterSession {
     await this.engine?.stop();
     this.ctx.metrics?.errors.inc({ cluster: this.cluster.name, kind: error.kind });
     this.log.warn({ kind: error.kind, error: error.message }, "cluster watch could not start");
-    await recordPollFailure(this.ctx.db, this.cluster.id, at, error, latencyMs).catch((err: unknown) =>
-      this.log.warn({ error: oneLine(err) }, "could not record the failure"),
+    await recordPollFailure(this.ctx.db, this.cluster.id, at, error, latencyMs).then(
+      () => this.ctx.changed(this.cluster),
+      (err: unknown) => this.log.warn({ error: oneLine(err) }, "could not record the failure"),
     );
   }
 
