@@ -12,7 +12,7 @@ import { CHANGE_CHANNEL, NUDGE_CHANNEL } from "../db/channels";
 import { getCluster } from "../db/queries/clusters";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
-import { collectOnce as runCollectorOnce } from "../testing/collector-once";
+import { collectorEnv, collectOnce as runCollectorOnce } from "../testing/collector-once";
 import { useTestDatabase } from "../testing/db";
 
 const run = promisify(execFile);
@@ -56,18 +56,7 @@ const collectOnce = (extraEnv: Record<string, string> = {}) =>
 function startCollector(extraEnv: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts"], {
     cwd: process.cwd(),
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH ?? "",
-      HOME: outDir,
-      ...sim.awsEnv,
-      DATABASE_URL: db.url(),
-      KUBECONFIG: sim.hubKubeconfigPath,
-      COLLECTOR_CONCURRENCY: "8",
-      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
-      LOG_LEVEL: "debug",
-      ...extraEnv,
-    },
+    env: collectorEnv({ awsEnv: sim.awsEnv, hubKubeconfigPath: sim.hubKubeconfigPath, databaseUrl: db.url(), home: outDir }, extraEnv),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -12,6 +12,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
+import { collectorEnv } from "../testing/collector-once";
 import { createDatabase, dropDatabase, useTestDatabase } from "../testing/db";
 
 const db = useTestDatabase();
@@ -39,22 +40,16 @@ interface Collector {
 function startCollector(databaseUrl: string, replica: string, extraEnv: Record<string, string> = {}): Collector {
   const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts"], {
     cwd: process.cwd(),
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH ?? "",
-      HOME: outDir,
-      ...sim.awsEnv,
-      DATABASE_URL: databaseUrl,
-      KUBECONFIG: sim.hubKubeconfigPath,
-      COLLECTOR_MODE: "watch",
-      COLLECTOR_REPLICA_ID: replica,
-      COLLECTOR_INTERVAL_SECONDS: String(INTERVAL_SECONDS),
-      COLLECTOR_CONCURRENCY: "8",
-      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
-      COLLECTOR_METRICS_PORT: "0",
-      LOG_LEVEL: "info",
-      ...extraEnv,
-    },
+    env: collectorEnv(
+      { awsEnv: sim.awsEnv, hubKubeconfigPath: sim.hubKubeconfigPath, databaseUrl, home: outDir },
+      {
+        COLLECTOR_MODE: "watch",
+        COLLECTOR_REPLICA_ID: replica,
+        COLLECTOR_INTERVAL_SECONDS: String(INTERVAL_SECONDS),
+        LOG_LEVEL: "info",
+        ...extraEnv,
+      },
+    ),
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);

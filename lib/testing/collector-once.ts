@@ -11,25 +11,30 @@ export interface CollectOnceTarget {
   home: string;
 }
 
+/** The environment of a collector process under test: the simulator's AWS settings, its hub, the test database. */
+export function collectorEnv(target: CollectOnceTarget, extraEnv: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: "test",
+    PATH: process.env.PATH ?? "",
+    HOME: target.home,
+    ...target.awsEnv,
+    DATABASE_URL: target.databaseUrl,
+    KUBECONFIG: target.hubKubeconfigPath,
+    COLLECTOR_METRICS_PORT: "0",
+    COLLECTOR_CONCURRENCY: "8",
+    COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
+    LOG_LEVEL: "debug",
+    ...extraEnv,
+  };
+}
+
 export function collectOnce(
   target: CollectOnceTarget,
   extraEnv: Record<string, string> = {},
 ): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
   const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
     cwd: process.cwd(),
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH ?? "",
-      HOME: target.home,
-      ...target.awsEnv,
-      DATABASE_URL: target.databaseUrl,
-      KUBECONFIG: target.hubKubeconfigPath,
-      COLLECTOR_METRICS_PORT: "0",
-      COLLECTOR_CONCURRENCY: "8",
-      COLLECTOR_REQUEST_TIMEOUT_MS: "4000",
-      LOG_LEVEL: "debug",
-      ...extraEnv,
-    },
+    env: collectorEnv(target, extraEnv),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
