@@ -83,8 +83,6 @@ export type SessionMode = "starting" | "watching" | "fallback" | "failed" | "sto
 export const FLUSH_MS = 200;
 /** Normal Events of objects that just changed are read at most this often (they are not watched). */
 const EVENT_POLL_MIN_MS = 5_000;
-/** The first facts read of a session comes within this long of its start (at most one facts interval). */
-const FIRST_FACTS_SPREAD_MS = 30_000;
 const FLUX_KIND_NAMES = new Set<string>(FLUX_KINDS.map((k) => k.kind));
 
 export class ClusterSession {
@@ -165,11 +163,8 @@ export class ClusterSession {
       this.mode = "watching";
       this.started = true;
       await this.enqueue(() => this.flush());
+      await this.readFacts(false);
       this.heartbeat(Date.now() - started);
-      // Facts (versions, FluxReport, Node Events, EKS) follow within FIRST_FACTS_SPREAD_MS, spread so that a
-      // thousand sessions starting together do not read them all at once and the cold start is the lists'.
-      const firstFacts = Math.random() * Math.min(this.ctx.settings.factsIntervalMs, FIRST_FACTS_SPREAD_MS);
-      this.timers.push(setTimeout(() => void this.enqueue(() => this.readFacts(false)), firstFacts));
       this.timers.push(setInterval(() => this.heartbeat(0), this.ctx.settings.heartbeatMs));
       this.timers.push(setInterval(() => void this.enqueue(() => this.readFacts(false)), this.ctx.settings.factsIntervalMs));
       this.timers.push(setInterval(() => void this.enqueue(() => this.readEks()), this.ctx.settings.eksIntervalMs));
