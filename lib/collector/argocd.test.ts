@@ -73,3 +73,47 @@ describe("discovery through Argo CD cluster secrets", () => {
     expect(rows.find((r) => r.name === "hub")!.vias.slice(0, 2)).toEqual(["hub", "argocd-secret"]);
   });
 });
+
+describe("collecting Applications and ApplicationSets", () => {
+  const rows = async (kind: string) =>
+    (
+      await getPool().query<{
+        name: string;
+        health: string;
+        readyReason: string | null;
+        target: string | null;
+        details: Record<string, unknown> | null;
+      }>(
+        `SELECT o.name, o.health, o."readyReason", t.name AS target, o.details
+           FROM flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
+          WHERE c.name = 'hub' AND o.kind = $1 AND o."deletedAt" IS NULL ORDER BY o.name`,
+        [kind],
+      )
+    ).rows;
+
+  it("stores every Application the hub serves, each applying to its destination cluster, with Argo CD's health mapped", async () => {
+    const apps = await rows("Application");
+    const served = fleet.objectsAt("hub", fleet.epoch, sim.runtime).filter((o) => o.kind === "Application");
+    expect(apps.map((a) => a.name)).toEqual(served.map((o) => o.metadata.name).sort());
+    const degraded = argo().degradedAddon.applications[0];
+    expect(apps.find((a) => a.name === degraded)).toMatchObject({ health: "failing", readyReason: "Degraded" });
+    expect(apps.find((a) => a.name === argo().outOfSyncManual)).toMatchObject({ health: "ready", readyReason: "OutOfSync", target: null });
+    for (const name of argo().comparisonError)
+      expect(apps.find((a) => a.name === name)).toMatchObject({ health: "failing", readyReason: "ComparisonError" });
+    // Every Application aimed at a spoke names it; the ones aimed at the hub apply where they live.
+    const spoke = argo().argoOnly[0].name;
+    expect(apps.find((a) => a.name === `workload-${spoke}`)?.target).toBe(spoke);
+    const untargeted = apps
+      .filter((a) => a.target === null)
+      .map((a) => a.details?.destination as { name: string | null; server: string | null });
+    expect(untargeted.length).toBeGreaterThan(0);
+    for (const d of untargeted) expect(d.name === "hub" || d.server === "https://kubernetes.default.svc").toBe(true);
+  });
+
+  it("stores ApplicationSets with how many Applications each generates", async () => {
+    const sets = await rows("ApplicationSet");
+    const addon = sets.find((s) => s.name === argo().degradedAddon.applicationSet);
+    expect(addon?.details?.generated).toBeGreaterThan(0);
+    expect(sets.find((s) => s.name === argo().syncError.applicationSet)?.details?.generated).toBe(argo().syncError.applications.length);
+  });
+});

@@ -3,14 +3,14 @@
 // Flux events (involvedObject.*) and from Prometheus external labels (cluster). Pure: the caller looks
 // up candidates in the database and this module decides.
 import { parseEksArn } from "./eks-arn";
-import { resolveKind, type FluxKind } from "./kinds";
+import { resolveKind, type ObjectKind } from "./kinds";
 import { clusterPath, objectPath } from "./urls";
 
 export interface GoLabels {
   cluster: string | null;
   /** The kind as given (for messages) and as resolved (null when absent or unknown). */
   kindText: string | null;
-  kind: FluxKind | null;
+  kind: ObjectKind | null;
   /** Namespaces to try, most specific first (exported_namespace before namespace). */
   namespaces: string[];
   name: string | null;

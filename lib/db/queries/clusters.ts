@@ -1,7 +1,7 @@
 // One cluster: how it is reached, versions, node groups, objects by kind with health, recent
 // transitions and the substitution variables its Kustomizations use.
 import type { ClusterVersionKnowledge, FactSource } from "../../fleet/cluster-facts";
-import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
+import { OBJECT_KINDS, kindSlug } from "../../fleet/kinds";
 import { helmVersions, type HelmVersions } from "../../fleet/helm-versions";
 import { parseProvisioning } from "../../fleet/provisioning";
 import { entryRevision } from "../../fleet/revisions";
@@ -532,7 +532,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
   ]);
 
   const reachability = reachabilityOf(c);
-  const counts: Record<string, HealthCounts> = Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()]));
+  const counts: Record<string, HealthCounts> = Object.fromEntries(OBJECT_KINDS.map((k) => [kindSlug(k), emptyCounts()]));
   const totals = emptyCounts();
   const live: ClusterObject[] = [];
   const deleted: ClusterDetail["deletedObjects"] = [];
@@ -576,7 +576,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
     });
   }
   const kindOrder = (k: string) => {
-    const i = (FLUX_KINDS as readonly string[]).indexOf(k);
+    const i = (OBJECT_KINDS as readonly string[]).indexOf(k);
     return i < 0 ? 99 : i;
   };
   live.sort(

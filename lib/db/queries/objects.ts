@@ -4,7 +4,7 @@
 // unreachable cluster.
 import { commitLink, type CommitLink } from "../../fleet/commit-url";
 import { helmVersions, type HelmVersions } from "../../fleet/helm-versions";
-import type { FluxKind } from "../../fleet/kinds";
+import type { ObjectKind } from "../../fleet/kinds";
 import { lastGoodFromStatus } from "../../fleet/last-good";
 import { conditionMessage } from "../../fleet/message";
 import { entryRevision } from "../../fleet/revisions";
@@ -22,12 +22,13 @@ import { clusterPath, objectPath } from "../../fleet/urls";
 import { fluxKubeconfigRef } from "../../kube/crossplane";
 import { num, obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
+import { argoDetailView, type ArgoDetailView } from "./argocd-details";
 import type { AuditEntryRow, ClusterRow, FluxObjectRow, KubeEventRow, WebhookEventRow } from "../rows";
 import { healthOf, iso, parseDependsOn, reachabilityOf, type TransitionListRow } from "./shared";
 
 export interface ObjectRef {
   cluster: string;
-  kind: FluxKind;
+  kind: ObjectKind;
   namespace: string;
   name: string;
 }
@@ -77,6 +78,8 @@ export interface ObjectDetail {
    * reaches (null cluster when the secret leads to no cluster we know).
    */
   appliesTo: { cluster: string | null; url: string | null; secret: string } | null;
+  /** Argo CD's specifics of an Application or ApplicationSet (null for Flux kinds). */
+  argocd: ArgoDetailView | null;
   /** Set when what is shown is not live: the cluster is unreachable or the object was deleted. */
   historical: { reason: "cluster-unreachable" | "deleted"; asOf: string | null } | null;
   object: {
@@ -381,7 +384,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
     generatedAt: now.toISOString(),
     ref: {
       cluster: o.clusterName,
-      // The row was selected by this kind, so it is the FluxKind asked for.
+      // The row was selected by this kind, so it is the kind asked for.
       kind: ref.kind,
       namespace: o.namespace,
       name: o.name,
@@ -402,6 +405,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
           secret: `${kubeConfig.namespace}/${kubeConfig.name}`,
         }
       : null,
+    argocd: argoDetailView(o),
     historical: deletedAt
       ? { reason: "deleted", asOf: deletedAt }
       : reachability === "unreachable" || reachability === "gone"
