@@ -8,6 +8,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "../db/client";
 import { getCluster } from "../db/queries/clusters";
+import { listFailures } from "../db/queries/failures";
+import { parseFailureFilters } from "../fleet/filters";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
 import { collectOnce } from "../testing/collector-once";
@@ -115,5 +117,17 @@ describe("collecting Applications and ApplicationSets", () => {
     const addon = sets.find((s) => s.name === argo().degradedAddon.applicationSet);
     expect(addon?.details?.generated).toBeGreaterThan(0);
     expect(sets.find((s) => s.name === argo().syncError.applicationSet)?.details?.generated).toBe(argo().syncError.applications.length);
+  });
+});
+
+describe("Argo CD failures", () => {
+  it("groups an add-on Degraded in several clusters into one failure group counting those clusters", async () => {
+    const { groups } = await listFailures(parseFailureFilters({ kind: "application" }));
+    const addon = argo().degradedAddon.applications;
+    const group = groups.find((g) => g.members.some((m) => m.name === addon[0]))!;
+    expect(group).toMatchObject({ kind: "Application", reason: "Degraded", objectCount: addon.length, clusterCount: addon.length });
+    expect(group.members.map((m) => m.name).sort()).toEqual([...addon].sort());
+    // OutOfSync without automated sync is not a failure.
+    expect(groups.flatMap((g) => g.members).some((m) => m.name === argo().outOfSyncManual)).toBe(false);
   });
 });
