@@ -77,7 +77,7 @@ export interface ObjectDetail {
    * A hub object with spec.kubeConfig.secretRef: it lives in `cluster` but applies to the cluster its secret
    * reaches (null cluster when the secret leads to no cluster we know).
    */
-  appliesTo: { cluster: string | null; url: string | null; secret: string } | null;
+  appliesTo: { cluster: string | null; url: string | null; secret: string; through?: string } | null;
   /** Argo CD's specifics of an Application or ApplicationSet (null for Flux kinds). */
   argocd: ArgoDetailView | null;
   /** Set when what is shown is not live: the cluster is unreachable or the object was deleted. */
@@ -379,6 +379,7 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   ].sort((a, b) => b.at.localeCompare(a.at));
 
   const deletedAt = iso(o.deletedAt);
+  const argocd = argoDetailView(o);
   const kubeConfig = fluxKubeconfigRef({ metadata: { namespace: o.namespace }, spec: obj(o.spec) });
   return {
     generatedAt: now.toISOString(),
@@ -404,8 +405,15 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
           url: o.targetClusterName ? clusterPath(o.targetClusterName) : null,
           secret: `${kubeConfig.namespace}/${kubeConfig.name}`,
         }
-      : null,
-    argocd: argoDetailView(o),
+      : argocd?.kind === "Application" && o.targetClusterName
+        ? {
+            cluster: o.targetClusterName,
+            url: clusterPath(o.targetClusterName),
+            secret: "",
+            through: `spec.destination ${argocd.app.destination.server ?? argocd.app.destination.name ?? ""}`,
+          }
+        : null,
+    argocd,
     historical: deletedAt
       ? { reason: "deleted", asOf: deletedAt }
       : reachability === "unreachable" || reachability === "gone"
