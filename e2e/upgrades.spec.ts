@@ -85,7 +85,7 @@ async function cellsOf(page: Page, addon: string) {
     tds.map((td) => ({
       cluster: td.getAttribute("data-cluster")!,
       standing: td.getAttribute("data-standing")!,
-      applied: td.querySelector(".font-mono")?.textContent ?? "",
+      applied: td.getAttribute("data-applied") ?? "",
     })),
   );
 }
@@ -107,7 +107,7 @@ test("the add-on matrix shows mixed chart versions with the right standings, hov
     checked++;
     const latest = addon.versions[0];
     for (const c of cells) {
-      if (c.standing === "failing") continue;
+      if (c.standing === "failing" || !c.applied) continue; // a failing release, or none installed yet
       expect(`${addon.chart}@${c.cluster} ${c.applied}: ${c.standing}`).toBe(
         `${addon.chart}@${c.cluster} ${c.applied}: ${expectedStanding(c.applied, latest)}`,
       );
@@ -235,4 +235,211 @@ test("trends move after the simulator upgrades a cluster", async ({ page }) => {
   await page.getByRole("button", { name: "Show matrix" }).click();
   await expect(page).toHaveURL(new RegExp(`/addons\\?at=${today}`));
   await expect(page.getByRole("table", { name: "Add-on versions by cluster" })).toBeVisible();
+});
+
+test("the matrix cell summarises every release: a failed install never hides the installed ones; one chart from OCI and HTTPS is one row", async ({
+  page,
+}) => {
+  const failed = facts.failedInstall!;
+  const dual = facts.dualSourceChart!;
+  await waitFor(
+    "the failed install and the OCI source collected",
+    async () => {
+      const r = await scalar<{ n: number }>(
+        `SELECT count(*)::int AS n FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+          WHERE c.name = $1 AND ((o.kind = 'HelmRelease' AND o.name = $2) OR (o.kind = 'HelmRepository' AND o.url = $3))`,
+        [failed.cluster, failed.name, dual.ociUrl],
+      );
+      return r && r.n === 2;
+    },
+    90_000,
+  );
+  await page.goto("/addons");
+  const table = page.getByRole("table", { name: "Add-on versions by cluster" });
+  const row = table.locator(`tr[data-addon="${failed.chart}"][data-kind="helm"]`);
+  await expect(row).toHaveCount(1);
+  const broken = row.locator(`td[data-cluster="${failed.cluster}"]`);
+  await expect(broken.locator("a.mx-summary")).toHaveText("1 not installed yet");
+  await expect(broken).toHaveAttribute("data-standing", "failing");
+  // The other clusters' cells still show their installed versions.
+  const installed = await row
+    .locator("td[data-cluster]")
+    .evaluateAll((tds) => tds.filter((td) => td.getAttribute("data-standing") !== "failing").map((td) => td.getAttribute("data-applied")));
+  expect(installed.length).toBeGreaterThan(3);
+  expect(installed.every((v) => v && /^\d+\.\d+\.\d+$/.test(v))).toBe(true);
+  // The cell links to its object.
+  await broken.locator("[tabindex='0']").hover();
+  await expect(broken.getByRole("tooltip")).toContainText(`HelmRelease ${failed.namespace}/${failed.name}`);
+
+  // podinfo: one row whatever the repository, the OCI source shown on the spoke that uses it.
+  const podinfo = table.locator(`tr[data-addon="${dual.chart}"][data-kind="helm"]`);
+  await expect(podinfo).toHaveCount(1);
+  await expect(podinfo.locator("th")).toContainText(dual.ociUrl);
+  await expect(podinfo.locator("th")).toContainText(dual.httpsUrl.replace(/\/+$/, ""));
+  await expect(podinfo.locator(`td[data-cluster="${dual.ociCluster}"]`)).toContainText(`from ${dual.ociUrl}`);
+  await page.screenshot({ path: "e2e/artifacts/upgrades-matrix-cells.png", fullPage: true });
+});
+
+test("a hub HelmRelease deploying into a spoke counts in the spoke's column at its deployed version; a cluster without EKS API access shows Crossplane's version and says so", async ({
+  page,
+}) => {
+  const agent = facts.hubToSpoke!;
+  const noEks = facts.noEksAccess!.cluster;
+  await waitFor(
+    "the hub release's target and Crossplane's EKS facts collected",
+    async () => {
+      const r = await scalar<{ targeted: boolean; crossplane: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM flux_object o JOIN cluster t ON t.id = o."targetClusterId" WHERE o.name = $1 AND t.name = $2) AS targeted,
+                EXISTS (SELECT 1 FROM cluster WHERE name = $3 AND "eksFactsSource" = 'crossplane' AND "eksError" IS NOT NULL) AS crossplane`,
+        [agent.name, agent.spoke, noEks],
+      );
+      return r && r.targeted && r.crossplane;
+    },
+    90_000,
+  );
+  const deployed = (await scalar<{ v: string }>(
+    `SELECT o."deployedChartVersion" AS v FROM flux_object o JOIN cluster c ON c.id = o."clusterId" WHERE c.name = $1 AND o.name = $2`,
+    [agent.hub, agent.name],
+  ))!.v;
+  expect(deployed).toMatch(/^\d+\.\d+\.\d+$/);
+
+  const row = page.getByRole("table", { name: "Add-on versions by cluster" }).locator(`tr[data-addon="prometheus"][data-kind="helm"]`);
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/addons");
+        return row.locator(`td[data-cluster="${agent.spoke}"]`).getAttribute("data-applied");
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(deployed);
+  const cell = row.locator(`td[data-cluster="${agent.spoke}"]`);
+  await expect(cell).toContainText("from hub");
+  // Not in the hub's column: the hub holds the object, the spoke runs the release.
+  await expect(row.locator(`td[data-cluster="${agent.hub}"]`)).toHaveCount(0);
+  await cell.locator("[tabindex='0']").hover();
+  await expect(cell.getByRole("tooltip")).toContainText(`HelmRelease flux-system/${agent.name} (in ${agent.hub})`);
+
+  // The EKS API refuses the collector for this spoke: its version comes from Crossplane, and the page says so.
+  await page.goto("/upgrades?all=1");
+  const version = page.locator(`tr[data-cluster="${noEks}"] [data-testid="version"]`);
+  await expect(version).toHaveAttribute("data-from", "crossplane");
+  await expect(version).toHaveAttribute("data-source", "observed");
+  await expect(version.getByTestId("eks-facts-source")).toContainText("from Crossplane (EKS API refused:");
+  await page.goto(`/upgrades/${noEks}`);
+  await expect(page.getByTestId("eks-facts-source")).toContainText("from Crossplane (EKS API refused:");
+  await page.screenshot({ path: "e2e/artifacts/upgrades-hub-release-and-crossplane.png", fullPage: true });
+});
+
+test("the date question on /upgrades: clusters to upgrade before a date, the cost, and the same answer as CSV and JSON", async ({
+  page,
+}) => {
+  const old = facts.pastExtendedSupport!;
+  await page.goto("/upgrades");
+  // Default: 90 days from today.
+  const expectedDefault = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 90 * 86_400_000).toISOString().slice(0, 10);
+  await expect(page.getByTestId("deadline-date")).toHaveValue(expectedDefault);
+  await page.getByTestId("deadline-date").fill("2027-12-31");
+  await page.getByRole("form", { name: "Upgrade deadline" }).getByLabel("Environment").selectOption("staging");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await expect(page).toHaveURL(/\/upgrades\?by=2027-12-31&env=staging/);
+  const rows = page.getByTestId("deadline-table").locator("tbody tr");
+  await expect(page.getByTestId("deadline-table").locator(`tr[data-deadline-cluster="${old.cluster}"]`)).toContainText(
+    `due since ${old.endOfExtendedSupport}`,
+  );
+  const shown = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-deadline-cluster")));
+  expect(shown.length).toBeGreaterThan(0);
+  // Every staging cluster ends standard support before the end of 2027 (1.35 ends 2027-03-27); one Crossplane
+  // failed to create runs nothing, and one still being created has no support dates before it runs.
+  expect(shown.sort()).toEqual(
+    (
+      await db.query<{ name: string }>(
+        `SELECT name FROM cluster WHERE env = 'staging' AND lifecycle = 'active' AND provisioning IS NULL ORDER BY name`,
+      )
+    ).rows.map((r) => r.name),
+  );
+  await expect(page.getByTestId("deadline-cost")).toHaveText(/^\$[\d,]+$/);
+  await expect(page.getByTestId("deadline-by-env")).toContainText("staging");
+  await expect(page.getByTestId("deadline-by-team")).toBeVisible();
+
+  // JSON and CSV hold exactly those rows.
+  const json = await (await page.request.get("/api/upgrades/deadline?by=2027-12-31&env=staging")).json();
+  expect(json.rows.map((r: { name: string }) => r.name).sort()).toEqual(shown.sort());
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "CSV" }).click()]);
+  expect(download.suggestedFilename()).toBe("crows-nest-upgrades-before-2027-12-31.csv");
+  const csv = readFileSync((await download.path())!, "utf8")
+    .trim()
+    .split("\r\n");
+  expect(
+    csv
+      .slice(1, -1)
+      .map((l) => l.split(",")[0])
+      .sort(),
+  ).toEqual(shown.sort());
+  await page.screenshot({ path: "e2e/artifacts/upgrades-deadline.png", fullPage: true });
+});
+
+test("a campaign: created by an operator, its page shows waves from what the collector observes and a burn-down", async ({ page }) => {
+  const old = facts.pastExtendedSupport!;
+  await page.goto("/upgrades/campaigns");
+  const form = page.getByRole("form", { name: "Create campaign" });
+  await form.getByLabel("Name").fill("All clusters on 1.35 by 2027-03-01");
+  await form.getByLabel("Target version").fill("1.35");
+  await form.getByLabel("Due (UTC)").fill("2027-03-01");
+  await form.getByRole("button", { name: "Create campaign" }).click();
+  await expect(page).toHaveURL(/\/upgrades\/campaigns\/all-clusters-on-1-35-by-2027-03-01$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("All clusters on 1.35 by 2027-03-01");
+  for (const wave of ["dev", "staging", "prod"]) await expect(page.locator(`[data-wave="${wave}"]`)).toBeVisible();
+  // The cluster left on 1.27 is in the staging wave, eight minors away, with what blocks its next step.
+  const stuck = page.locator(`[data-wave="staging"] li[data-cluster="${old.cluster}"]`);
+  await expect(stuck).toContainText("8 minor(s) to go");
+  expect(["blocked", "not-started"]).toContain(await stuck.getAttribute("data-state"));
+  // Counts add up to the fleet the other pages count.
+  const total = Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cluster WHERE lifecycle = 'active'`)).rows[0].n);
+  const counts = await page.getByTestId("campaign-counts").locator("dd.text-xl").allTextContents();
+  expect(counts.map(Number).reduce((a, b) => a + b, 0)).toBe(total);
+  await expect(page.getByRole("figure")).toBeVisible();
+  await page.getByText("The numbers per day").click();
+  await expect(page.getByTestId("burn-down-table").locator("tbody tr").first()).toBeVisible();
+  await page.screenshot({ path: "e2e/artifacts/upgrades-campaign.png", fullPage: true });
+
+  // Editing is audited; the link stays the same.
+  const edit = page.getByRole("form", { name: "Save" });
+  await edit.getByLabel("Target version").fill("1.34");
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(/\/upgrades\/campaigns\/all-clusters-on-1-35-by-2027-03-01$/);
+  await expect(page.locator("main, body").first()).toContainText("Every cluster on 1.34");
+  const audit = await db.query<{ action: string }>(`SELECT action FROM audit_entry WHERE kind = 'UpgradeCampaign' ORDER BY id`);
+  expect(audit.rows.map((r) => r.action)).toEqual(["campaign.create", "campaign.update"]);
+});
+
+test("a cluster we cannot reach keeps its last known version with its age and is never summed as $0", async ({ page }) => {
+  const dark = facts.unreachable!.cluster;
+  // The unreachable spoke stops answering 3 minutes into the timeline (the trends test moved the clock past it).
+  await waitFor(
+    "the collector to find the spoke unreachable",
+    async () => {
+      const r = await scalar<{ down: boolean }>(
+        `SELECT ("lastErrorAt" IS NOT NULL AND ("lastSuccessAt" IS NULL OR "lastErrorAt" > "lastSuccessAt")) AS down FROM cluster WHERE name = $1`,
+        [dark],
+      );
+      return r?.down;
+    },
+    120_000,
+  );
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/upgrades?all=1");
+        return page.locator(`tr[data-cluster="${dark}"] [data-testid="version"]`).getAttribute("data-source");
+      },
+      { timeout: 30_000 },
+    )
+    .toBe("last-known");
+  const row = page.locator(`tr[data-cluster="${dark}"]`);
+  await expect(row.getByTestId("version")).toContainText(/\(last known, \d+ (s|min|h) ago\)/);
+  await expect(page.getByTestId("unknown-cost")).toContainText(/\+ \d+ cluster\(s\) of unknown cost/);
+  await expect(page.getByTestId("unknown-cost")).toContainText(dark);
+  const body = await (await page.request.get("/api/upgrades")).json();
+  expect(body.totals.unknownCost.names).toContain(dark);
 });

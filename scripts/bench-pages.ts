@@ -1,19 +1,23 @@
 // npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C]
-//                         [--heap-mb H]
+//                         [--heap-mb H] [--concurrency N] [--duration SEC]
 // Server-render time of the pages people open most, on a realistic database: a throw-away embedded
 // PostgreSQL filled by one collector cycle against the fleet simulator, plus D days of synthetic history
-// (transitions, version changes, Events, webhook events), served by the production build (`next start`).
+// (transitions, version changes, Events, webhook events) and an upgrade campaign, served by the production
+// build (`next start`).
 // Each URL is warmed twice, then fetched S times in a row; the figure is time to the last byte over
 // loopback. /api/health (one query, no rendering) is the baseline the pages are compared with. The
 // huge-message spoke holds B Flux objects (default: as many as the others) and the 32 KiB `tenants`
 // message: its cluster page and that object's page are measured too, bytes above all. Then C
 // clients fetch the pages at once, and the web server's resident memory is printed: after start, its peak
 // under that load, and idle 10 s later; --heap-mb caps the web server's V8 heap as the Helm chart does.
-// The last line is one JSON object with every figure.
+// With --concurrency N, N clients then fetch every page in turn for SEC seconds while the collector keeps
+// polling a simulator whose clock runs (so it writes and notifies), and the p95 per page is reported.
+// The last line is one JSON object: { baselineMs, pages: { "<path>": { medianMs, p95Ms } }, concurrency?, … }.
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
@@ -32,13 +36,15 @@ const { values } = parseArgs({
     samples: { type: "string", default: "30" },
     clients: { type: "string", default: "20" },
     "heap-mb": { type: "string" },
+    concurrency: { type: "string", default: "0" },
+    duration: { type: "string", default: "60" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
 });
 if (values.help) {
   console.log(
-    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C] [--heap-mb H]",
+    "usage: npm run bench:pages -- [--clusters N] [--objects M] [--big-cluster B] [--history-days D] [--samples S] [--clients C] [--heap-mb H] [--concurrency N] [--duration SEC]",
   );
   process.exit(0);
 }
@@ -47,6 +53,12 @@ const objects = Number(values.objects);
 const historyDays = Number(values["history-days"]);
 const samples = Number(values.samples);
 const clients = Number(values.clients);
+const concurrency = Number(values.concurrency);
+const durationSeconds = Number(values.duration);
+if (!Number.isInteger(concurrency) || concurrency < 0) {
+  console.error("--concurrency must be a whole number (0: no run under load while the collector writes)");
+  process.exit(2);
+}
 const heapMb = values["heap-mb"] === undefined ? undefined : Number(values["heap-mb"]);
 if (heapMb !== undefined && (!Number.isInteger(heapMb) || heapMb < 64)) {
   console.error("--heap-mb must be an integer of at least 64");
@@ -56,7 +68,15 @@ if (heapMb !== undefined && (!Number.isInteger(heapMb) || heapMb < 64)) {
 const webNodeOptions =
   [process.env.NODE_OPTIONS, heapMb ? `--max-old-space-size=${heapMb}` : undefined].filter(Boolean).join(" ") || undefined;
 const bigCluster = values["big-cluster"] === undefined ? objects : Number(values["big-cluster"]);
-for (const [name, v] of Object.entries({ clusters, objects, "big-cluster": bigCluster, "history-days": historyDays, samples, clients })) {
+for (const [name, v] of Object.entries({
+  clusters,
+  objects,
+  "big-cluster": bigCluster,
+  "history-days": historyDays,
+  samples,
+  clients,
+  duration: durationSeconds,
+})) {
   if (!Number.isInteger(v) || v < 1) {
     console.error(`--${name} must be a positive integer`);
     process.exit(2);
@@ -126,9 +146,15 @@ async function addHistory(db: pg.Client): Promise<Record<string, number>> {
            CASE WHEN g.i % 2 = 1 THEN 'synthetic history: apply failed at revision ' || g.i ELSE 'Applied revision: main@sha1:' || md5(h.id || '-' || g.i) END,
            'main@sha1:' || md5(h.id || '-' || g.i), COALESCE(h."appliedRevision", 'main@sha1:' || md5(h.id::text)), h."chartVersion"
     FROM history_object h CROSS JOIN LATERAL generate_series(1, h.n) AS g(i)`);
+  // Versions as they read: Kubernetes minors climbing to today's, Flux and add-on releases.
+  const version = (i: string) => `CASE v.component
+      WHEN 'kubernetes' THEN '1.' || (34 - v.n + ${i})
+      WHEN 'flux' THEN 'v2.' || (3 + ${i}) || '.0'
+      WHEN 'addon' THEN 'v1.' || (10 + ${i}) || '.0-eksbuild.1'
+      ELSE v.component || '-' || ${i} END`;
   await db.query(`
     INSERT INTO cluster_version_change ("clusterId", at, component, subject, "fromVersion", "toVersion")
-    SELECT c.id, ${at("v.n", "g.i")}, v.component, v.subject, v.component || '-' || (g.i - 1), v.component || '-' || g.i
+    SELECT c.id, ${at("v.n", "g.i")}, v.component, v.subject, ${version("(g.i - 1)")}, ${version("g.i")}
     FROM cluster c
     CROSS JOIN (VALUES ('kubernetes', '', 2), ('eks-platform', '', 4), ('nodegroup', 'default', 6), ('addon', 'vpc-cni', 4), ('addon', 'coredns', 4), ('flux', '', 4)) AS p(component, subject, per_year)
     CROSS JOIN LATERAL (SELECT p.component, p.subject, ceil(p.per_year * ${historyDays} / 365.0)::int AS n) v
@@ -151,6 +177,9 @@ async function addHistory(db: pg.Client): Promise<Record<string, number>> {
            'synthetic webhook event ' || g.i, 'main@sha1:' || md5(h.id || '-' || g.i), e.at, 'kustomize-controller'
     FROM history_object h CROSS JOIN LATERAL generate_series(1, h.n * 2) AS g(i)
     CROSS JOIN LATERAL (SELECT ${at("h.n * 2", "g.i")} AS at) e`);
+  // The fleet has been watched for the whole span: clusters and objects were first seen back then.
+  await db.query(`UPDATE cluster SET "firstSeenAt" = now() - make_interval(days => ${historyDays})`);
+  await db.query(`UPDATE flux_object SET "firstSeenAt" = now() - make_interval(days => ${historyDays})`);
   // A year-old database has been vacuumed many times: visibility maps set, so index-only scans are possible.
   await db.query("VACUUM ANALYZE");
   const counts: Record<string, number> = {};
@@ -165,6 +194,7 @@ interface Timing {
   url: string;
   medianMs: number;
   p90Ms: number;
+  p95Ms: number;
   maxMs: number;
   bytes: number;
 }
@@ -196,9 +226,79 @@ async function timeUrl(base: string, label: string, url: string): Promise<Timing
     url,
     medianMs: round(quantile(times, 0.5)),
     p90Ms: round(quantile(times, 0.9)),
+    p95Ms: round(quantile(times, 0.95)),
     maxMs: round(times[times.length - 1]),
     bytes,
   };
+}
+
+/** The collector's interval during the run under load: half its default (60 s), so a one-minute run sees two cycles write. */
+const LOAD_COLLECTOR_INTERVAL_SECONDS = 30;
+
+interface LoadFigures {
+  requests: number;
+  requestsPerSecond: number;
+  medianMs: number;
+  p95Ms: number;
+  maxMs: number;
+  errors: number;
+}
+
+/**
+ * The clients' loop, in a worker thread of its own: the simulator serves the collector from this process's
+ * event loop, and a response waiting behind it would be counted as the web server's time.
+ */
+const LOAD_CLIENTS_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { base, urls, n, seconds } = workerData;
+const times = Object.fromEntries(urls.map((u) => [u, []]));
+const errors = Object.fromEntries(urls.map((u) => [u, 0]));
+const end = Date.now() + seconds * 1000;
+Promise.all(
+  Array.from({ length: n }, async (_, c) => {
+    for (let i = c; Date.now() < end; i++) {
+      const url = urls[i % urls.length];
+      const t0 = performance.now();
+      try {
+        const res = await fetch(base + url, { redirect: "manual" });
+        await res.arrayBuffer();
+        if (res.status !== 200) errors[url]++;
+        else times[url].push(performance.now() - t0);
+      } catch {
+        errors[url]++;
+      }
+    }
+  }),
+).then(() => parentPort.postMessage({ times, errors }));
+`;
+
+/** N clients fetch the URLs in turn (each starting at another one) for `seconds`; latencies per URL. */
+async function loadRun(base: string, urls: string[], n: number, seconds: number): Promise<Record<string, LoadFigures>> {
+  const worker = new Worker(LOAD_CLIENTS_SOURCE, { eval: true, workerData: { base, urls, n, seconds } });
+  const result = await new Promise<{ times: Record<string, number[]>; errors: Record<string, number> }>((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  await worker.terminate();
+  const times = new Map(Object.entries(result.times));
+  const errors = new Map(Object.entries(result.errors));
+  return Object.fromEntries(
+    urls.map((u) => {
+      const t = times.get(u)!.sort((a, b) => a - b);
+      const q = (x: number) => (t.length ? round(quantile(t, x)) : null);
+      return [
+        u,
+        {
+          requests: t.length,
+          requestsPerSecond: round(t.length / seconds),
+          medianMs: q(0.5) ?? NaN,
+          p95Ms: q(0.95) ?? NaN,
+          maxMs: q(1) ?? NaN,
+          errors: errors.get(u)!,
+        },
+      ];
+    }),
+  );
 }
 
 /** Resident memory in MB of a process and its descendants (Linux /proc), or null elsewhere. */
@@ -309,8 +409,10 @@ async function main() {
   const collectorExit = await collector.exited;
   if (collectorExit !== 0) throw new Error(`collector --once exited ${collectorExit}: ${collector.lastLines().slice(-5).join(" | ")}`);
   console.log(`  one collector cycle in ${seconds(t)} s`);
-  await sim.stop();
-  sim = undefined;
+  if (!concurrency) {
+    await sim.stop();
+    sim = undefined;
+  }
 
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
@@ -326,9 +428,15 @@ async function main() {
     SELECT c.name AS cluster, o.kind, o.namespace, o.name, (SELECT count(*)::int FROM flux_object_transition t WHERE t."objectId" = o.id) AS transitions
     FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
     WHERE o.health = 'failing' AND o."deletedAt" IS NULL ORDER BY transitions DESC, o.id LIMIT 1`);
+  // The upgrade page of the spoke with the most HelmReleases; the date question for its environment.
+  const busy = await db.query<{ name: string; env: string | null }>(`
+    SELECT c.name, c.env FROM cluster c JOIN flux_object o ON o."clusterId" = c.id AND o.kind = 'HelmRelease'
+     WHERE c.role = 'spoke' GROUP BY c.id ORDER BY count(*) DESC, c.name LIMIT 1`);
   await db.end();
   const failing = pick.rows[0];
   if (!failing) throw new Error("no failing object in the fleet to open");
+  const upgradeCluster = busy.rows[0];
+  if (!upgradeCluster) throw new Error("no spoke with HelmReleases to open");
 
   // The same data functions the pages call, in this process, before the server starts (no contention).
   process.env.DATABASE_URL = database.url;
@@ -341,6 +449,10 @@ async function main() {
   const { getFreshness } = await import("../lib/db/queries/freshness");
   const { FLEET_PAGE_LIMIT, FAILURE_PAGE_MEMBERS } = await import("../lib/fleet/filters");
   const { closeDatabase } = await import("../lib/db/client");
+  const { createCampaign } = await import("../lib/db/writes/campaigns");
+  const { EXAMPLE_CAMPAIGN } = await import("../lib/upgrades/campaign");
+  const { loadUpgradeData } = await import("../lib/db/queries/upgrade-data");
+  const campaign = await createCampaign(EXAMPLE_CAMPAIGN, "bench");
   const queryMs = {
     baseline: await timeQuery(() => getFreshness()),
     fleet: await timeQuery(() => getFleet(undefined, new Date(), { limit: FLEET_PAGE_LIMIT })),
@@ -349,7 +461,43 @@ async function main() {
     cluster: await timeQuery(() => getCluster(failing.cluster)),
     bigCluster: await timeQuery(() => getCluster(big)),
     hugeObject: await timeQuery(() => getObject(huge)),
+    // What the upgrade pages share, read once per change of the data (the web keeps it between changes).
+    upgradeData: await timeQuery(() => loadUpgradeData()),
   };
+
+  // The upgrade pages' data functions on the copy the web server keeps (its cache on, as under Next.js),
+  // each call a minute later than the last: what they recompute as the clock moves, not the load.
+  const by = new Date(Date.now() + 180 * 86_400_000).toISOString().slice(0, 10);
+  const filters = new URLSearchParams({ by, ...(upgradeCluster.env ? { env: upgradeCluster.env } : {}) }).toString();
+  const upgradeUrls = {
+    addons: "/addons",
+    upgrades: `/upgrades?${filters}`,
+    cluster: `/upgrades/${encodeURIComponent(upgradeCluster.name)}`,
+    trends: "/upgrades/trends",
+    campaign: `/upgrades/campaigns/${campaign}`,
+  };
+  process.env.NEXT_RUNTIME = "nodejs";
+  const { getUpgradesOverview, getDeadlineAnswer, getClusterReadiness } = await import("../lib/db/queries/upgrades");
+  const { listCampaigns, getCampaignView } = await import("../lib/db/queries/campaigns");
+  const { getAddonMatrix } = await import("../lib/db/queries/addons");
+  const { getUpgradeTrends } = await import("../lib/db/queries/upgrades-trends");
+  const { parseDeadlineQuery } = await import("../lib/upgrades/deadline");
+  const { notificationListener } = await import("../lib/db/notifications");
+  const deadline = parseDeadlineQuery(new URLSearchParams(filters)).query;
+  let minutes = 0;
+  const later = () => new Date(Date.now() + ++minutes * 60_000);
+  const upgradeFnMs: Record<string, number> = {
+    [upgradeUrls.addons]: await timeQuery(() => getAddonMatrix({ now: later() })),
+    [upgradeUrls.upgrades]: await timeQuery(() => {
+      const at = later();
+      return Promise.all([getUpgradesOverview(at), getDeadlineAnswer(deadline, at), listCampaigns(at)]);
+    }),
+    [upgradeUrls.cluster]: await timeQuery(() => getClusterReadiness(upgradeCluster.name, later())),
+    [upgradeUrls.trends]: await timeQuery(() => getUpgradeTrends({ now: later() })),
+    [upgradeUrls.campaign]: await timeQuery(() => getCampaignView(campaign, later())),
+  };
+  delete process.env.NEXT_RUNTIME;
+  await notificationListener().close();
   await closeDatabase();
 
   const port = await freePort();
@@ -382,6 +530,11 @@ async function main() {
     ["cluster", clusterPath(failing.cluster)],
     [`big cluster (${bigCluster} objects)`, clusterPath(big)],
     ["object with a 32 KiB message", objectPath(huge)],
+    ["add-on matrix /addons", upgradeUrls.addons],
+    ["upgrades (date, env filter)", upgradeUrls.upgrades],
+    ["cluster upgrade", upgradeUrls.cluster],
+    ["trends /upgrades/trends", upgradeUrls.trends],
+    ["campaign", upgradeUrls.campaign],
   ];
   const timings: Timing[] = [];
   for (const [label, url] of targets) timings.push(await timeUrl(base, label, url));
@@ -400,12 +553,12 @@ async function main() {
   const ratio = (ms: number) => Number((ms / baseline).toFixed(1));
   console.log("");
   console.log(
-    `  ${"page".padEnd(32)} ${"median".padStart(8)} ${"p90".padStart(8)} ${"max".padStart(8)} ${"bytes".padStart(9)} ${"x baseline".padStart(10)} ${"data fn".padStart(9)}`,
+    `  ${"page".padEnd(32)} ${"median".padStart(9)} ${"p95".padStart(9)} ${"max".padStart(9)} ${"bytes".padStart(9)} ${"x baseline".padStart(10)} ${"data fn".padStart(9)}`,
   );
   const queryList = Object.values(queryMs);
   for (const [i, r] of timings.entries()) {
     console.log(
-      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(8)} ${`${r.p90Ms} ms`.padStart(8)} ${`${r.maxMs} ms`.padStart(8)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)} ${`${queryList[i]} ms`.padStart(9)}`,
+      `  ${r.label.padEnd(32)} ${`${r.medianMs} ms`.padStart(9)} ${`${r.p95Ms} ms`.padStart(9)} ${`${r.maxMs} ms`.padStart(9)} ${String(r.bytes).padStart(9)} ${String(ratio(r.medianMs)).padStart(10)} ${(i < 7 ? `${queryList[i]} ms` : upgradeFnMs[r.url] !== undefined ? `${upgradeFnMs[r.url]} ms` : "").padStart(9)}`,
     );
   }
   console.log(`  object page: ${targets[3][1]}`);
@@ -413,12 +566,62 @@ async function main() {
   console.log(
     `  web server memory (RSS): ${mb(rssStartMb)} after start, peak ${mb(load.peakMb)} while ${clients} clients fetched the ${targets.length - 1} pages ${LOAD_ROUNDS} times each (${load.seconds.toFixed(1)} s), ${mb(rssIdleMb)} idle 10 s later; web NODE_OPTIONS=${webNodeOptions ?? "(none)"}`,
   );
-  console.log("  data fn: median of the page's data function (getFreshness for the baseline) called in-process, before the server started");
+  console.log(
+    "  data fn: median of the page's data function (getFreshness for the baseline) called in-process, before the server started;",
+  );
+  console.log(
+    `  the upgrade pages share one read of the upgrade data (${queryMs.upgradeData} ms in-process), kept until the collector reports a change;`,
+  );
+  console.log("  their data fn is on that kept copy, each call a minute after the last (what the clock moving costs)");
   console.log(`  load average at end ${loadAtEnd.join(" ")}`);
   console.log("");
 
+  // --- under load: N clients while the collector writes -------------------------------------------------
+  let underLoad: { clients: number; seconds: number; pages: Record<string, LoadFigures> } | undefined;
+  if (concurrency && sim) {
+    sim.clock.setSpeed(30); // scenarios play: the collector has something to write and tells the web
+    const writer = startChild(
+      "collector",
+      process.execPath,
+      ["--import", "tsx", "lib/collector/main.ts"],
+      {
+        ...process.env,
+        ...sim.collectorEnv,
+        DATABASE_URL: database.url,
+        COLLECTOR_INTERVAL_SECONDS: String(LOAD_COLLECTOR_INTERVAL_SECONDS),
+        COLLECTOR_METRICS_PORT: "0",
+        LOG_LEVEL: "error",
+      },
+      { quiet: true },
+    );
+    children.push(writer);
+    const pages = targets.slice(1).map(([, url]) => url);
+    console.log(
+      `  ${concurrency} concurrent clients for ${durationSeconds} s over ${pages.length} pages while the collector polls every ${LOAD_COLLECTOR_INTERVAL_SECONDS} s…`,
+    );
+    const perPage = await loadRun(base, pages, concurrency, durationSeconds);
+    await stopChild(writer);
+    underLoad = { clients: concurrency, seconds: durationSeconds, pages: perPage };
+    console.log(
+      `  ${"page".padEnd(32)} ${"req/s".padStart(7)} ${"median".padStart(9)} ${"p95".padStart(9)} ${"max".padStart(9)} ${"errors".padStart(7)}`,
+    );
+    for (const [label, url] of targets.slice(1)) {
+      const f = perPage[url];
+      console.log(
+        `  ${label.padEnd(32)} ${String(f.requestsPerSecond).padStart(7)} ${`${f.medianMs} ms`.padStart(9)} ${`${f.p95Ms} ms`.padStart(9)} ${`${f.maxMs} ms`.padStart(9)} ${String(f.errors).padStart(7)}`,
+      );
+    }
+    console.log(`  load average at end ${loadAverage().join(" ")}`);
+    console.log("");
+  }
+
   const [, fleet, failures, object, cluster, bigClusterPage, hugeObject] = timings;
   const figures = {
+    baselineMs: baseline,
+    pages: Object.fromEntries(timings.slice(1).map((r) => [r.url, { medianMs: r.medianMs, p95Ms: r.p95Ms }])),
+    ...(underLoad ? { concurrency: underLoad } : {}),
+    upgradeDataMs: queryMs.upgradeData,
+    upgradePageDataFnMs: upgradeFnMs,
     clusters: rows.cluster,
     objects: rows.flux_object,
     historyDays,

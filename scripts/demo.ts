@@ -3,11 +3,15 @@
 // (built once into .next-demo/, reused while the sources are unchanged), with one line when ready.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { closeDatabase } from "../lib/db/client";
 import { ensureDatabase } from "../lib/db/database";
+import { seedCampaignIfNone } from "../lib/db/writes/campaigns";
+import { EXAMPLE_CAMPAIGN } from "../lib/upgrades/campaign";
 import { enforceSafeAuthConfig } from "../lib/auth/startup-guard";
-import { env } from "../lib/env";
+import { env, resetEnvCache } from "../lib/env";
 import { oneLine } from "../lib/errors";
 import { startSimulator } from "../lib/simulator";
+import type { SimFleet } from "../lib/simulator/fleet/index";
 import { nextBin, onShutdown, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
 import { browserAddresses, DEMO_DIST_DIR, ensureProductionBuild, type BuildResult } from "./lib/web-build";
 
@@ -45,6 +49,7 @@ async function main() {
       });
   build.catch(() => {}); // awaited below; keeps an early failure from being reported twice
   const db = await ensureDatabase();
+  await seedDemoCampaign(db.url);
   const sim = await startSimulator({
     outDir: path.resolve(".sim"),
     clusters: Number(args.clusters),
@@ -106,9 +111,12 @@ async function main() {
     : built?.reused
       ? "production build reused"
       : `production build made in ${built?.seconds} s, reused from now on`;
+  // The fleet page also lists the cluster Crossplane fails to create: it has no API server to simulate.
+  const { provisioning } = (sim.model as SimFleet).facts;
   console.log(
     `Crow's Nest demo ready at ${first}${others.length ? ` (also ${others.join(", ")})` : ""} ` +
-      `(${sim.clusters.length} simulated clusters, speed ×${args.speed}, ${how}, ${seconds} s; Ctrl-C stops)`,
+      `(${sim.clusters.length} simulated clusters, ${Object.keys(provisioning.availableAt).length} of them created by Crossplane during the run, and ${provisioning.failing}, which ` +
+      `Crossplane fails to create; speed ×${args.speed}, ${how}, ${seconds} s; Ctrl-C stops)`,
   );
   const code = await Promise.race(children.map((c) => c.exited.then((code) => ({ name: c.name, code }))));
   if (stopping) return; // Ctrl-C: the children were asked to stop
@@ -126,6 +134,15 @@ async function main() {
   );
   await stopAll();
   process.exit(1);
+}
+
+/** The demo shows one upgrade campaign from the start (only when the database holds none). */
+async function seedDemoCampaign(url: string) {
+  process.env.DATABASE_URL = url;
+  resetEnvCache();
+  const slug = await seedCampaignIfNone(EXAMPLE_CAMPAIGN, "demo");
+  if (slug) console.log(`crows-nest: created the demo campaign /upgrades/campaigns/${slug}`);
+  await closeDatabase();
 }
 
 main().catch((err) => {

@@ -3,22 +3,10 @@ import type { Standing } from "@/lib/upgrades/standing";
 import { STANDING_LABEL } from "@/lib/upgrades/standing";
 import { VERSION_STATUS_LABEL } from "@/lib/upgrades/format";
 
-const STANDING_CLASS: Record<Standing, string> = {
-  current: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",
-  patch: "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200",
-  minor: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
-  major: "bg-orange-200 text-orange-950 dark:bg-orange-950 dark:text-orange-200",
-  unknown: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
-  failing: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
-  missing: "bg-transparent text-zinc-400 dark:text-zinc-600",
-};
-
+/** Colours per standing live in globals.css (.standing[data-standing=…]): the matrix repeats this badge in every cell. */
 export function StandingBadge({ standing }: { standing: Standing }) {
   return (
-    <span
-      data-standing={standing}
-      className={`inline-block whitespace-nowrap rounded px-1.5 py-0.5 text-xs font-medium ${STANDING_CLASS[standing]}`}
-    >
+    <span data-standing={standing} className="standing">
       {STANDING_LABEL[standing]}
     </span>
   );

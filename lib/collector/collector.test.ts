@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NUDGE_CHANNEL } from "../db/channels";
+import pg from "pg";
+import { CHANGE_CHANNEL, NUDGE_CHANNEL } from "../db/channels";
 import { getCluster } from "../db/queries/clusters";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
@@ -347,7 +348,16 @@ describe("collector against the fleet simulator", () => {
   it("records scenario changes as transitions at the time the object says, and an unreachable spoke as refused", async () => {
     const [{ lastId }] = await q<{ lastId: string | null }>(`SELECT max(id)::text AS "lastId" FROM flux_object_transition`);
     await sim.advance(5 * MINUTE);
+    // The web listens for what changed: the collector names the clusters it wrote (at most once a second).
+    const listener = new pg.Client({ connectionString: db.url() });
+    await listener.connect();
+    const told: string[] = [];
+    listener.on("notification", (m) => told.push(...(m.payload ?? "").split(",")));
+    await listener.query(`LISTEN ${CHANGE_CHANNEL}`);
     await collectOnce();
+    await new Promise((r) => setTimeout(r, 200));
+    await listener.end();
+    for (const cluster of [...fleet.facts.badCommit.clusters, fleet.facts.unreachable!.cluster]) expect(told).toContain(cluster);
     const unreachable = fleet.facts.unreachable!.cluster;
     const [down] = await q<{ lastErrorKind: string; lastErrorAt: Date; lastSuccessAt: Date }>(
       `SELECT "lastErrorKind", "lastErrorAt", "lastSuccessAt" FROM cluster WHERE name = $1`,

@@ -48,6 +48,7 @@ import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
 import { clustersBySecret, objectTargets } from "./targets";
 import { oneLine } from "../errors";
+import { CHANGE_CHANNEL } from "../db/channels";
 
 export interface CollectorSettings {
   replica?: string;
@@ -93,7 +94,8 @@ interface ClusterState {
 
 interface Hooks {
   processOperatorActions?: (ctx: unknown) => Promise<unknown>;
-  refreshUpstreamVersions?: (db: pg.Pool, logger: Logger) => Promise<void>;
+  /** Resolves to what it did: `updated` (repository, chart) rows tell the web to recompute. */
+  refreshUpstreamVersions?: (db: pg.Pool, logger: Logger) => Promise<{ updated: number }>;
 }
 
 const HOUR = 3_600_000;
@@ -125,6 +127,12 @@ export class Collector {
   private readonly leaseSeconds: number;
   private requestsThisCycle = 0;
   private pendingSuccesses: PollSuccess[] = [];
+  /** Clusters whose stored data the pages show changed since the last NOTIFY ("*" = fleet-wide data). */
+  private readonly changed = new Set<string>();
+  /** Whether each cluster's last poll here worked: a flip changes what the pages say about it. */
+  private readonly lastOk = new Map<number, boolean>();
+  private lastNotifyAt = 0;
+  private notifyTimer: NodeJS.Timeout | null = null;
   private readonly leaseRenewedAt = new Map<number, number>();
   /** Time spent per phase across this cycle's cluster polls (summed over concurrent polls). */
   private timing = { connectMs: 0, kubeMs: 0, writeMs: 0 };
@@ -238,7 +246,9 @@ export class Collector {
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
       const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
       for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
-      rowsWritten += await upsertProvisioners(this.db, byCluster, discovery.complete);
+      const provisioners = await upsertProvisioners(this.db, byCluster, discovery.complete);
+      rowsWritten += provisioners;
+      if (provisioners) this.markChanged("*");
       rowsWritten += await this.writeCrossplaneFacts(discovery, ids);
       if (discovery.complete) {
         const gone = await markGoneClusters(
@@ -246,7 +256,10 @@ export class Collector {
           discovery.clusters.map((c) => c.name),
           new Date(),
         );
-        if (gone.length) this.log.info({ clusters: gone }, "clusters left the fleet; marked gone");
+        if (gone.length) {
+          this.log.info({ clusters: gone }, "clusters left the fleet; marked gone");
+          this.markChanged("*");
+        }
       }
     }
     for (const p of problems) this.log.warn({ problem: p }, "discovery incomplete");
@@ -275,11 +288,14 @@ export class Collector {
     mark = Date.now();
 
     if (await this.holdsGlobalLease()) {
-      rowsWritten += await this.fleetWideJobs(clusters).catch((err) => {
+      const fleetWide = await this.fleetWideJobs(clusters).catch((err) => {
         this.log.warn({ err: String(err) }, "fleet-wide jobs failed");
         return 0;
       });
+      rowsWritten += fleetWide;
+      if (fleetWide) this.markChanged("*");
     }
+    await this.notifyChanges(true);
     await this.handlePendingNudges();
     phases.jobsMs = Date.now() - mark;
 
@@ -312,7 +328,10 @@ export class Collector {
       if (id === undefined) continue;
       const signature = JSON.stringify([c.crossplaneFacts, c.nodeGroups]);
       if (this.crossplaneWritten.get(id) === signature) continue;
-      written += await writeCrossplaneFacts(this.db, id, at, { facts: c.crossplaneFacts, nodeGroups: c.nodeGroups });
+      const rows = await writeCrossplaneFacts(this.db, id, at, { facts: c.crossplaneFacts, nodeGroups: c.nodeGroups });
+      written += rows;
+      // Crossplane's EKS facts are the version the upgrade pages show for a cluster without EKS API access.
+      if (rows) this.markChanged(c.name);
       this.crossplaneWritten.set(id, signature);
     }
     return written;
@@ -362,6 +381,43 @@ export class Collector {
     const batch = this.pendingSuccesses;
     this.pendingSuccesses = [];
     await recordPollSuccesses(this.db, batch);
+  }
+
+  private markChanged(cluster: string): void {
+    this.changed.add(cluster);
+  }
+
+  /** Records whether this poll worked; a change from the last one is a change the pages show. */
+  private noteOutcome(cluster: ClusterRow, ok: boolean): boolean {
+    const flipped = this.lastOk.get(cluster.id) !== ok;
+    this.lastOk.set(cluster.id, ok);
+    if (flipped) this.markChanged(cluster.name);
+    return flipped;
+  }
+
+  /**
+   * Tells the web replicas (NOTIFY on CHANGE_CHANNEL) which clusters' data changed, at most once a second
+   * (`now` sends at once: end of a cycle); the payload is the cluster names, comma-separated, with "*" for
+   * fleet-wide data (or instead of a list too long for a notification).
+   */
+  private async notifyChanges(now = false): Promise<void> {
+    if (!this.changed.size) return;
+    const wait = 1000 - (Date.now() - this.lastNotifyAt);
+    if (!now && wait > 0) {
+      this.notifyTimer ??= setTimeout(() => {
+        this.notifyTimer = null;
+        void this.notifyChanges(true);
+      }, wait);
+      this.notifyTimer.unref();
+      return;
+    }
+    const names = [...this.changed];
+    this.changed.clear();
+    this.lastNotifyAt = Date.now();
+    const payload = names.join(",").length > 7000 ? "*" : names.join(",");
+    await this.db
+      .query("SELECT pg_notify($1, $2)", [CHANGE_CHANNEL, payload])
+      .catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "could not notify the web of changes"));
   }
 
   /** Polls one cluster unless another poll of it is running in this process (then waits for that one). */
@@ -438,6 +494,7 @@ export class Collector {
       const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime, firstPoll);
       const written = await writeObjectPlan(this.db, cluster.id, plan, state.known, pollTime);
       applyPlan(state.known, plan, written.ids);
+      if (written.rowsWritten) this.markChanged(cluster.name);
       rowsWritten += written.rowsWritten;
       historyRows += written.transitions;
       if (cluster.role === "hub") rowsWritten += await this.writeTargets(cluster.id, poll.records, poll.listedKinds);
@@ -482,13 +539,18 @@ export class Collector {
         healthCounts: healthCounts(state.known),
       };
       const versionChanges = kubeVersionChanges(cluster, result);
-      historyRows += await recordVersionChanges(this.db, cluster.id, at, versionChanges);
+      const recorded = await recordVersionChanges(this.db, cluster.id, at, versionChanges);
+      historyRows += recorded;
+      if (recorded) this.markChanged(cluster.name);
+      const flipped = this.noteOutcome(cluster, !poll.error);
       if (poll.error) {
         await recordPollFailure(this.db, cluster.id, at, { message: poll.error.message, kind: poll.error.kind }, result.latencyMs);
         this.metrics?.errors.inc({ cluster: cluster.name, kind: poll.error.kind });
         log.warn({ kind: poll.error.kind, error: poll.error.message }, "partial poll");
       } else {
         await this.queueSuccess({ clusterId: cluster.id, at, poll: result });
+        // Back from unreachable: write it now, so the web sees it reachable when told of the change.
+        if (flipped) await this.flushSuccesses();
       }
       cluster.kubernetesVersion = poll.kubernetesVersion ?? cluster.kubernetesVersion;
       cluster.kubeletVersions = poll.kubeletVersions ?? cluster.kubeletVersions;
@@ -499,10 +561,13 @@ export class Collector {
       this.metrics?.pollSeconds.observe((Date.now() - started) / 1000);
 
       this.timing.writeMs += Date.now() - t;
-      rowsWritten += await this.pollEks(cluster, at).catch((err) => {
+      const eks = await this.pollEks(cluster, at).catch((err) => {
         log.warn({ error: describeAwsError(err).message }, "EKS poll failed");
         return 0;
       });
+      rowsWritten += eks;
+      if (eks) this.markChanged(cluster.name);
+      await this.notifyChanges();
       return { ok: !poll.error, objects: poll.records.length, rowsWritten, historyRows };
     } catch (err) {
       const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(oneLine(err), "other");
@@ -511,6 +576,8 @@ export class Collector {
       );
       this.metrics?.errors.inc({ cluster: cluster.name, kind: e.kind });
       log.warn({ kind: e.kind, error: e.message }, "cluster poll failed");
+      this.noteOutcome(cluster, false);
+      await this.notifyChanges();
       return { ok: false, objects: 0, rowsWritten, historyRows };
     }
   }
@@ -523,6 +590,8 @@ export class Collector {
     const signature = JSON.stringify(targets);
     if (this.targetsWritten.get(clusterId) === signature) return 0;
     const n = await writeObjectTargets(this.db, clusterId, targets);
+    // A hub release's target moves it into a spoke's column of the add-on matrix: more than the hub changed.
+    if (n) this.markChanged("*");
     this.targetsWritten.set(clusterId, signature);
     return n;
   }
@@ -601,9 +670,13 @@ export class Collector {
     }
     if (this.hooks.refreshUpstreamVersions && Date.now() - this.lastUpstreamAt > HOUR) {
       this.lastUpstreamAt = Date.now();
-      await this.hooks
+      written += await this.hooks
         .refreshUpstreamVersions(this.db, this.log.child({ component: "upstream" }))
-        .catch((err) => this.log.warn({ error: String(err) }, "upstream chart versions refresh failed"));
+        .then((summary) => summary.updated)
+        .catch((err) => {
+          this.log.warn({ error: String(err) }, "upstream chart versions refresh failed");
+          return 0;
+        });
     }
     void clusters;
     return written;

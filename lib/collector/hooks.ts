@@ -5,7 +5,7 @@ import type { Logger } from "../logger";
 
 type Hooks = {
   processOperatorActions?: (ctx: unknown) => Promise<unknown>;
-  refreshUpstreamVersions?: (db: import("pg").Pool, logger: Logger) => Promise<void>;
+  refreshUpstreamVersions?: (db: import("pg").Pool, logger: Logger) => Promise<{ updated: number }>;
 };
 
 async function optional(specifier: string): Promise<Record<string, unknown> | undefined> {

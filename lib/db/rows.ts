@@ -23,3 +23,7 @@ export type NodeRow = PgRow<Models.Node>;
 export type ClusterVersionChangeRow = PgRow<Models.ClusterVersionChange>;
 export type ManagedAddonRow = PgRow<Models.ManagedAddon>;
 export type EksVersionRow = PgRow<Models.EksVersion>;
+export type AddonVersionCatalogRow = PgRow<Models.AddonVersionCatalog>;
+export type UpgradeInsightRow = PgRow<Models.UpgradeInsight>;
+export type ChartUpstreamRow = PgRow<Models.ChartUpstream>;
+export type UpgradeCampaignRow = PgRow<Models.UpgradeCampaign>;

@@ -103,12 +103,13 @@ describe("what we know of a cluster's version, and from where", () => {
     });
   });
 
-  it("the API server unreachable but the EKS API answering: the version is still observed", () => {
+  it("the API server unreachable: the EKS API's facts are as old as the last poll (the collector asks EKS after one), last known", () => {
     const k = clusterVersionKnowledge(
       makeCluster({ reachability: "unreachable", lastErrorKind: "refused", lastError: "connect ECONNREFUSED" }),
       now,
     );
-    expect(k).toMatchObject({ source: "observed", from: "eks-api", current: true });
+    expect(k).toMatchObject({ version: "1.34", source: "last-known", from: "eks-api", current: false, eksAccess: true });
+    expect(k.why).toBe("API server refused the connection");
   });
 
   it("unreachable, no EKS access, only /version known: the last known version with its age, counted apart", () => {

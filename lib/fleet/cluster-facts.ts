@@ -4,7 +4,7 @@
 // wins when both speak. Pure: the collector decides what to store, pages describe what was stored.
 import { controlPlaneMinor } from "../upgrades/versions";
 import { versionKnowledge, type VersionKnowledge } from "../upgrades/known-version";
-import type { Reachability } from "./status";
+import { isReachable, type Reachability } from "./status";
 import { upgradeInProgress } from "./provisioning";
 
 export type FactSource = "eks-api" | "crossplane" | "kubernetes";
@@ -136,9 +136,10 @@ export function clusterVersionKnowledge(input: VersionFactsInput, now: Date): Cl
     const why = input.provisioning === "failed" ? "Crossplane failed to create it" : k.why;
     return { ...k, why, from: null, ...extra };
   }
-  // EKS facts that are current whatever the API server answers: the EKS API answering, or Crossplane's
-  // status read from a hub that answers.
-  const eksCurrent = (from === "eks-api" && eksAccess) || (from === "crossplane" && input.hubReachable);
+  // EKS facts that are current: the EKS API answering, or Crossplane's status read from a hub that answers.
+  // The collector asks the EKS API after a successful poll of the cluster's API server, so while that
+  // fails the EKS API's facts are as old as the last successful poll: last known, not current.
+  const eksCurrent = (from === "eks-api" && eksAccess && isReachable(input.reachability)) || (from === "crossplane" && input.hubReachable);
   if (version && eksCurrent) {
     return { version, source: "observed", asOf: null, ageSeconds: null, why: null, current: true, from, ...extra };
   }

@@ -73,6 +73,40 @@ describe("groupFailures", () => {
     expect(groups).toHaveLength(4);
   });
 
+  it("names the failure a remediation left behind, not the rollback that succeeded", () => {
+    const remediated = (cluster: string, release: number) =>
+      obj({
+        cluster,
+        kind: "HelmRelease",
+        namespace: "monitoring",
+        name: "kube-prometheus-stack",
+        readyReason: "RollbackSucceeded",
+        readyMessage: `Helm rollback to previous release monitoring/kube-prometheus-stack.v${release} with chart kube-prometheus-stack@58.1.0 succeeded`,
+        releasedReason: "UpgradeFailed",
+        releasedMessage: `Helm upgrade failed for release monitoring/kube-prometheus-stack with chart kube-prometheus-stack@58.2.0: context deadline exceeded`,
+      });
+    const groups = groupFailures([remediated("c1", 3), remediated("c2", 5)], now);
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ reason: "UpgradeFailed", clusterCount: 2 });
+    expect(groups[0].message).toMatch(/^Helm upgrade failed .*context deadline exceeded$/);
+    // Without a Released condition (an older helm-controller), Ready's own words stay.
+    const [plain] = groupFailures([obj({ kind: "HelmRelease", readyReason: "RollbackSucceeded", readyMessage: "rolled back" })], now);
+    expect(plain).toMatchObject({ reason: "RollbackSucceeded", message: "rolled back" });
+    // Another failure keeps Ready's reason even when Released is False too.
+    const [install] = groupFailures(
+      [
+        obj({
+          kind: "HelmRelease",
+          readyReason: "InstallFailed",
+          readyMessage: "install failed",
+          releasedMessage: "install failed (Released)",
+        }),
+      ],
+      now,
+    );
+    expect(install).toMatchObject({ reason: "InstallFailed", message: "install failed" });
+  });
+
   it("ignores healthy, progressing and suspended objects", () => {
     expect(
       groupFailures(

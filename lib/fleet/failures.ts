@@ -29,6 +29,9 @@ export interface ProblemObjectInput extends ObjectRef {
   readyMessage: string | null;
   stalledReason?: string | null;
   stalledMessage?: string | null;
+  /** A HelmRelease's Released condition when it is False: the cause behind a remediation's Ready message. */
+  releasedReason?: string | null;
+  releasedMessage?: string | null;
   firstFailedAt: string | null;
   lastReconcileAt?: string | null;
   dependsOn?: Array<{ namespace?: string | null; name: string }>;
@@ -190,6 +193,20 @@ export function findRootCause(o: ProblemObjectInput, byKey: Map<string, ProblemO
   return root;
 }
 
+/**
+ * Ready reasons helm-controller writes after a remediation worked: Ready says the rollback (or uninstall)
+ * succeeded, while the failure a person must fix is in Released (UpgradeFailed, InstallFailed).
+ */
+const REMEDIATION_REASONS: readonly string[] = ["RollbackSucceeded", "UninstallSucceeded"];
+
+/** The reason and message that explain a failing object: Released's for a remediated HelmRelease, else Ready's. */
+function failureCause(o: ProblemObjectInput): { reason: string | null; message: string | null } {
+  if (o.readyReason && REMEDIATION_REASONS.includes(o.readyReason) && o.releasedMessage) {
+    return { reason: o.releasedReason || o.readyReason, message: o.releasedMessage };
+  }
+  return { reason: o.readyReason, message: o.readyMessage };
+}
+
 function describe(o: ProblemObjectInput, problem: ObjectProblem): { reason: string; message: string } {
   if (problem === "stale") return { reason: "Stale", message: STALE_MESSAGE };
   if (problem === "unclaimed") return { reason: UNCLAIMED_REASON, message: UNCLAIMED_MESSAGE };
@@ -198,10 +215,11 @@ function describe(o: ProblemObjectInput, problem: ObjectProblem): { reason: stri
     // Stalled objects explain themselves in Ready; the Stalled condition names the terminal reason.
     return {
       reason: o.stalledReason || o.readyReason || "Stalled",
-      message: o.readyMessage || o.stalledMessage || "",
+      message: failureCause(o).message || o.stalledMessage || "",
     };
   }
-  return { reason: o.readyReason || "Failed", message: o.readyMessage || "" };
+  const cause = failureCause(o);
+  return { reason: cause.reason || "Failed", message: cause.message || "" };
 }
 
 function refOut(o: ProblemObjectInput) {

@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { HELM_ADDONS } from "./fleet/catalogue";
+import { ALTERNATIVE_SOURCES } from "./fleet/old-cluster";
 
 export interface ChartMirror {
   base: string;
@@ -38,7 +39,11 @@ export async function startChartMirror(port = 0): Promise<ChartMirror> {
           .end();
         return;
       }
-      const addon = HELM_ADDONS.find((a) => a.source.kind === "OCIRepository" && a.source.url.endsWith(`/${tags[1]}`));
+      // An OCIRepository names the chart artifact itself; an OCI HelmRepository the folder holding the chart.
+      const alternative = ALTERNATIVE_SOURCES.find((s) => s.source.type === "oci" && `${s.source.url}/${s.chart}`.endsWith(`/${tags[1]}`));
+      const addon =
+        HELM_ADDONS.find((a) => a.source.kind === "OCIRepository" && a.source.url.endsWith(`/${tags[1]}`)) ??
+        HELM_ADDONS.find((a) => a.chart === alternative?.chart);
       res
         .writeHead(addon ? 200 : 404, { "content-type": "application/json" })
         .end(JSON.stringify({ name: tags[1], tags: addon ? [...addon.versions, "latest"] : [] }));
@@ -68,6 +73,7 @@ export async function startChartMirror(port = 0): Promise<ChartMirror> {
     mirrors[a.source.url] =
       a.source.kind === "HelmRepository" ? `${base}/${a.source.name}` : `${base}/${a.source.url.replace(/^oci:\/\/[^/]+\//, "")}`;
   }
+  for (const { source } of ALTERNATIVE_SOURCES) mirrors[source.url] = `${base}/${source.url.replace(/^oci:\/\/[^/]+\//, "")}`;
   return {
     base,
     mirrors,

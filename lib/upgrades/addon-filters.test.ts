@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { atInstant, parseAddonFilters, rowMatches } from "./addon-filters";
+import { atInstant, clusterMatches, columnPage, MATRIX_PAGE_COLUMNS, parseAddonFilters, rowMatches } from "./addon-filters";
 
 describe("add-on filters", () => {
   it("parses the query string with defaults", () => {
@@ -31,5 +31,22 @@ describe("add-on filters", () => {
     expect(rowMatches(row, { group: "none", kind: "helm", q: "jetstack" })).toBe(true);
     expect(rowMatches(row, { group: "none", standing: "current" })).toBe(false);
     expect(rowMatches({ ...row, skew: false }, { group: "none", skew: "1" })).toBe(false);
+  });
+});
+
+describe("matrix columns", () => {
+  it("filters clusters by env, team and region from the query string", () => {
+    const f = parseAddonFilters(new URLSearchParams("env=prod&team=web&page=2"));
+    expect(f).toMatchObject({ env: "prod", team: "web", page: 2 });
+    expect(clusterMatches({ env: "prod", team: "web", region: "x" }, f)).toBe(true);
+    expect(clusterMatches({ env: "prod", team: "data", region: "x" }, f)).toBe(false);
+    expect(() => parseAddonFilters({ page: "0" })).toThrow();
+  });
+  it("pages the columns, clamping the page", () => {
+    const names = Array.from({ length: 2 * MATRIX_PAGE_COLUMNS + 5 }, (_, i) => `c${i}`);
+    expect(columnPage(names, undefined)).toMatchObject({ page: 1, pages: 3 });
+    expect(columnPage(names, 3).shown).toEqual(names.slice(2 * MATRIX_PAGE_COLUMNS));
+    expect(columnPage(names, 99).page).toBe(3);
+    expect(columnPage([], 1)).toEqual({ shown: [], page: 1, pages: 1 });
   });
 });

@@ -20,7 +20,16 @@ export const addonFiltersSchema = z.object({
   /** Only add-ons whose versions differ across clusters. */
   skew: z.enum(["1"]).optional(),
   q: z.string().trim().max(100).optional(),
+  /** Cluster columns: only these environments / teams / regions. */
+  env: z.string().trim().min(1).max(100).optional(),
+  team: z.string().trim().min(1).max(100).optional(),
+  region: z.string().trim().min(1).max(100).optional(),
+  /** Page of cluster columns (MATRIX_PAGE_COLUMNS each), from 1. */
+  page: z.coerce.number().int().min(1).max(10_000).optional(),
 });
+
+/** Cluster columns per page: a thousand clusters side by side would be a page no one can read or load. */
+export const MATRIX_PAGE_COLUMNS = 25;
 
 export type AddonFilters = z.infer<typeof addonFiltersSchema>;
 
@@ -32,7 +41,9 @@ export function parseAddonFilters(params: Params): AddonFilters {
     const first = Array.isArray(v) ? v[0] : v;
     return first === null || first === undefined || first === "" ? undefined : first;
   };
-  return addonFiltersSchema.parse(Object.fromEntries(["group", "at", "kind", "standing", "skew", "q"].map((k) => [k, get(k)])));
+  return addonFiltersSchema.parse(
+    Object.fromEntries(["group", "at", "kind", "standing", "skew", "q", "env", "team", "region", "page"].map((k) => [k, get(k)])),
+  );
 }
 
 /** End of the chosen UTC day (the matrix shows what ran at that instant); undefined = now. */
@@ -54,4 +65,16 @@ export function rowMatches(
     if (!`${row.label} ${row.repository ?? ""}`.toLowerCase().includes(q)) return false;
   }
   return true;
+}
+
+/** The cluster filters of the matrix (env, team, region). */
+export function clusterMatches(c: { env: string | null; team: string | null; region: string | null }, f: AddonFilters): boolean {
+  return (!f.env || c.env === f.env) && (!f.team || c.team === f.team) && (!f.region || c.region === f.region);
+}
+
+/** One page of columns out of the (grouped, filtered) cluster order. */
+export function columnPage<T>(ordered: readonly T[], page: number | undefined): { shown: T[]; page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(ordered.length / MATRIX_PAGE_COLUMNS));
+  const p = Math.min(Math.max(1, page ?? 1), pages);
+  return { shown: ordered.slice((p - 1) * MATRIX_PAGE_COLUMNS, p * MATRIX_PAGE_COLUMNS), page: p, pages };
 }

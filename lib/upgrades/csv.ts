@@ -1,6 +1,6 @@
 // CSV (RFC 4180) for the add-on matrix export: one row per add-on × cluster pair would lose the
-// matrix shape, so the file is the matrix itself, one cell = "applied (standing)".
-import type { MatrixRow } from "./addon-matrix";
+// matrix shape, so the file is the matrix itself, one cell = "summary (standing)".
+import { cellSummary, type MatrixRow } from "./addon-matrix";
 import { STANDING_LABEL } from "./standing";
 
 export function csvField(value: string | number | null | undefined): string {
@@ -19,14 +19,14 @@ export function matrixCsv(rows: readonly MatrixRow[], clusters: readonly string[
   const body = rows.map((r) => [
     r.label,
     r.kind,
-    r.repository ?? "",
+    r.sources.map((s) => s.url).join(" ") || (r.repository ?? ""),
     r.latest ?? (r.upstreamError ? `unavailable: ${r.upstreamError}` : ""),
     r.latestBasis ?? "",
     r.skew ? "yes" : "no",
     ...clusters.map((c) => {
       const cell = r.cells[c];
       if (!cell || cell.standing === "missing") return "";
-      return `${cell.applied ?? "?"} (${STANDING_LABEL[cell.standing]})`;
+      return `${cellSummary(cell) || "?"} (${STANDING_LABEL[cell.standing]})`;
     }),
   ]);
   return toCsv([header, ...body]);

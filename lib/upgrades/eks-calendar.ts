@@ -1,8 +1,14 @@
-// Amazon EKS Kubernetes version calendar (dates UTC), from the EKS User Guide release calendar
-// (1.29–1.34) and endoflife.date (1.28, 1.35). The collector stores DescribeClusterVersions in
-// eks_version; this table is the fallback when that is missing (no EKS access, a version AWS no
-// longer lists) and the test data. Each date is the day at 00:00 UTC: extended support is billed from
-// 00:00 UTC on the end-of-standard-support date.
+// Amazon EKS Kubernetes version calendar (dates UTC), from the Amazon EKS User Guide, "Understand the
+// Kubernetes version lifecycle on EKS" (https://docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html),
+// release calendar: 1.29–1.34 as the page lists them today; 1.23–1.27 as the same page published them while
+// those versions were supported (AWS no longer lists them, but fleets still hold clusters on them); 1.28 and
+// 1.35 as endoflife.date (https://endoflife.date/amazon-eks) records them.
+//
+// The collector stores DescribeClusterVersions in eks_version; this table is the fallback when that is
+// missing (no EKS access, a version AWS no longer lists) and the test data. Each date is the day at 00:00
+// UTC: extended support is billed from 00:00 UTC on the end-of-standard-support date. The table ends where
+// it ends: a newer version is known from DescribeClusterVersions or from a cluster that runs it, never
+// ruled out because it is missing here (see nextVersionOf).
 
 export interface EksCalendarEntry {
   version: string;
@@ -13,6 +19,11 @@ export interface EksCalendarEntry {
 }
 
 export const EKS_CALENDAR: readonly EksCalendarEntry[] = [
+  { version: "1.23", releaseDate: "2022-08-11", endOfStandardSupport: "2023-10-11", endOfExtendedSupport: "2024-10-11" },
+  { version: "1.24", releaseDate: "2022-11-15", endOfStandardSupport: "2024-01-31", endOfExtendedSupport: "2025-01-31" },
+  { version: "1.25", releaseDate: "2023-02-21", endOfStandardSupport: "2024-05-01", endOfExtendedSupport: "2025-05-01" },
+  { version: "1.26", releaseDate: "2023-04-11", endOfStandardSupport: "2024-06-11", endOfExtendedSupport: "2025-06-11" },
+  { version: "1.27", releaseDate: "2023-05-24", endOfStandardSupport: "2024-07-24", endOfExtendedSupport: "2025-07-24" },
   { version: "1.28", releaseDate: "2023-09-26", endOfStandardSupport: "2024-11-26", endOfExtendedSupport: "2025-11-26" },
   { version: "1.29", releaseDate: "2024-01-23", endOfStandardSupport: "2025-03-23", endOfExtendedSupport: "2026-03-23" },
   { version: "1.30", releaseDate: "2024-05-23", endOfStandardSupport: "2025-07-23", endOfExtendedSupport: "2026-07-23" },

@@ -1,10 +1,10 @@
 // Upgrade readiness for N → N+1: blockers, warnings and an ordered checklist an engineer can follow.
 // Pure: the caller gathers the cluster's facts from the database and hands them in.
 import type { ManagedAddonStanding } from "./managed-addons";
-import { apiVersionOf, type RemovedApiUse } from "./removed-apis";
+import { apiVersionOf, type StagedRemovedApiUse } from "./removed-apis";
 import type { SkewReport } from "./skew";
 import { EXTRA_USD_PER_CLUSTER_MONTH, type SupportInfo } from "./support";
-import { compareVersions, kubernetesMinor, minorsBehind } from "./versions";
+import { compareVersions, kubernetesMinor, minorsBehind, sameVersion } from "./versions";
 
 export interface InsightInput {
   name: string;
@@ -15,8 +15,8 @@ export interface InsightInput {
   recommendation?: string | null;
 }
 
-/** A removed API found in the inventory of a Flux object. */
-export interface RemovedApiFinding extends RemovedApiUse {
+/** A removed or deprecated API found in the inventory of a Flux object, with its stage for this cluster. */
+export interface RemovedApiFinding extends StagedRemovedApiUse {
   owner: { kind: string; namespace: string; name: string };
 }
 
@@ -32,8 +32,8 @@ export interface HelmAddonInput {
 export interface ReadinessInput {
   cluster: string;
   controlPlane: string | null;
-  /** Is N+1 a version EKS offers (from DescribeClusterVersions or the calendar)? */
-  nextAvailable: boolean;
+  /** N+1 when a newer version is known (DescribeClusterVersions, the calendar or the fleet: nextVersionOf), else null. */
+  next: string | null;
   eksStatus?: string | null;
   reachable: boolean;
   support: SupportInfo | null;
@@ -70,6 +70,8 @@ export interface Readiness {
   next: string | null;
   blockers: Finding[];
   warnings: Finding[];
+  /** APIs removed after N+1: work for the upgrades after this one, shown apart. */
+  upcoming: Finding[];
   checklist: ChecklistStep[];
   ready: boolean;
 }
@@ -81,14 +83,28 @@ function insightApplies(i: InsightInput, next: string): boolean {
   return behind === null || behind >= 0; // insights about later versions are not for this upgrade
 }
 
-/** The newest add-on version that runs on both N and N+1: update to it before the control plane. */
-function bridgeVersion(a: ManagedAddonStanding): string | null {
-  return a.latestNext && a.latestNow && compareVersions(a.latestNext, a.latestNow) <= 0 ? a.latestNext : a.latestNow;
+function groupRemovedApis(uses: readonly RemovedApiFinding[]): Finding[] {
+  const byApi = new Map<string, RemovedApiFinding[]>();
+  for (const u of uses) {
+    const key = `${apiVersionOf(u.group, u.version)} ${u.kind}`;
+    byApi.set(key, [...(byApi.get(key) ?? []), u]);
+  }
+  return [...byApi].map(([key, group]) => {
+    const first = group[0];
+    const owners = [...new Set(group.map((u) => `${u.owner.kind} ${u.owner.namespace}/${u.owner.name}`))];
+    const already = first.stage === "removed";
+    return {
+      kind: "removed-api" as const,
+      subject: owners.join(", "),
+      title: `${key} ${already ? "is no longer served since" : "is removed in"} ${first.removed.removedIn}`,
+      detail: `${group.length} resource(s) (${group.map((u) => (u.namespace ? `${u.namespace}/${u.name}` : u.name)).join(", ")}) in ${owners.join(", ")}; migrate to ${first.removed.replacement}.`,
+    };
+  });
 }
 
 export function readiness(input: ReadinessInput): Readiness {
   const current = kubernetesMinor(input.controlPlane);
-  const next = current && input.nextAvailable ? `${current.split(".")[0]}.${Number(current.split(".")[1]) + 1}` : null;
+  const next = current ? kubernetesMinor(input.next) : null;
   const blockers: Finding[] = [];
   const warnings: Finding[] = [];
 
@@ -106,8 +122,8 @@ export function readiness(input: ReadinessInput): Readiness {
   if (s?.versionStatus === "UNSUPPORTED") {
     warnings.push({
       kind: "support",
-      title: `Kubernetes ${s.version} is past end of extended support`,
-      detail: "EKS upgrades the control plane automatically (add-ons and node groups are not upgraded).",
+      title: `Kubernetes ${s.version} is past end of extended support: auto-upgrade due since ${s.endOfExtendedSupport?.slice(0, 10) ?? "an unknown date"}`,
+      detail: `EKS upgrades the control plane itself (not add-ons or node groups). Until then it is billed as extended support: $${EXTRA_USD_PER_CLUSTER_MONTH}/month more than standard support.`,
     });
   } else if (s?.inExtendedSupport) {
     warnings.push({
@@ -172,12 +188,23 @@ export function readiness(input: ReadinessInput): Readiness {
           detail: "DescribeAddonVersions lists none; remove the add-on or wait for a release.",
         });
       } else if (a.compatibleWithNext === false) {
-        blockers.push({
-          kind: "managed-addon",
-          subject: a.name,
-          title: `${a.name} ${a.version} is not compatible with ${next}`,
-          detail: `Update to ${bridgeVersion(a) ?? "a compatible version"} first.`,
-        });
+        if (a.advice.when === "before") {
+          blockers.push({
+            kind: "managed-addon",
+            subject: a.name,
+            title: `${a.name} ${a.version} is not compatible with ${next}`,
+            detail: `Update to ${a.advice.to} first: it runs on both ${current} and ${next}.`,
+          });
+        } else {
+          warnings.push({
+            kind: "managed-addon",
+            subject: a.name,
+            title: `${a.name} ${a.version} is not compatible with ${next}`,
+            detail: a.advice.to
+              ? `No version runs on both ${current} and ${next}: update after the control plane, to ${a.advice.to}.`
+              : `No listed version for ${next} is newer than ${a.version}: check DescribeAddonVersions before upgrading.`,
+          });
+        }
       } else if (a.compatibleWithNext === null) {
         warnings.push({
           kind: "managed-addon",
@@ -195,21 +222,7 @@ export function readiness(input: ReadinessInput): Readiness {
         });
     }
 
-    const byApi = new Map<string, RemovedApiFinding[]>();
-    for (const u of input.removedApis) {
-      const key = `${apiVersionOf(u.group, u.version)} ${u.kind}`;
-      byApi.set(key, [...(byApi.get(key) ?? []), u]);
-    }
-    for (const [key, uses] of byApi) {
-      const first = uses[0];
-      const owners = [...new Set(uses.map((u) => `${u.owner.kind} ${u.owner.namespace}/${u.owner.name}`))];
-      blockers.push({
-        kind: "removed-api",
-        subject: owners.join(", "),
-        title: `${key} is removed in ${first.removed.removedIn}`,
-        detail: `${uses.length} resource(s) (${uses.map((u) => (u.namespace ? `${u.namespace}/${u.name}` : u.name)).join(", ")}) in ${owners.join(", ")}; migrate to ${first.removed.replacement}.`,
-      });
-    }
+    blockers.push(...groupRemovedApis(input.removedApis.filter((u) => u.stage === "removed" || u.stage === "next")));
   }
 
   for (const h of input.helmAddons.filter((x) => x.failing)) {
@@ -227,6 +240,7 @@ export function readiness(input: ReadinessInput): Readiness {
     next,
     blockers,
     warnings,
+    upcoming: groupRemovedApis(input.removedApis.filter((u) => u.stage === "upcoming")),
     checklist: next ? checklist(input, current!, next, blockers) : [],
     ready: next !== null && blockers.length === 0,
   };
@@ -254,18 +268,16 @@ function checklist(input: ReadinessInput, current: string, next: string, blocker
       : undefined,
     done: oldNodes.length === 0,
   });
-  const incompatible = input.managedAddons.filter((a) => a.compatibleWithNext === false);
+  const before = input.managedAddons.filter((a) => a.compatibleWithNext === false && a.advice.when === "before");
   steps.push({
     title: `Update managed add-ons that do not run on ${next}`,
-    detail: incompatible.length
-      ? incompatible.map((a) => `${a.name} ${a.version} → ${bridgeVersion(a)}`).join(", ")
-      : `Every managed add-on version is compatible with ${next}.`,
-    command: incompatible.length
-      ? incompatible
-          .map((a) => `aws eks update-addon --cluster-name ${c} --addon-name ${a.name} --addon-version ${bridgeVersion(a)}`)
-          .join("\n")
+    detail: before.length
+      ? before.map((a) => `${a.name} ${a.version} → ${a.advice.to} (runs on ${current} and ${next})`).join(", ")
+      : `Nothing to update before the control plane: every managed add-on runs on ${next} or has no version for both.`,
+    command: before.length
+      ? before.map((a) => `aws eks update-addon --cluster-name ${c} --addon-name ${a.name} --addon-version ${a.advice.to}`).join("\n")
       : undefined,
-    done: incompatible.length === 0,
+    done: before.length === 0,
   });
   const insightBlockers = blockers.filter((b) => b.kind === "insight");
   steps.push({
@@ -280,17 +292,20 @@ function checklist(input: ReadinessInput, current: string, next: string, blocker
     command: `aws eks update-cluster-version --name ${c} --kubernetes-version ${next}`,
     done: false,
   });
-  const addonsToDefault = input.managedAddons.filter((a) => a.defaultNext && a.version && compareVersions(a.version, a.defaultNext) < 0);
+  // After the control plane: the add-ons whose advice says so, from the version they will run by then.
+  const after = input.managedAddons.flatMap((a) => {
+    const from = a.advice.when === "before" ? a.advice.to : a.version;
+    const to = a.advice.when === "after" ? a.advice.to : a.defaultNext;
+    return from && to && compareVersions(from, to) < 0 && !sameVersion(from, to) ? [{ name: a.name, from, to }] : [];
+  });
   steps.push({
-    title: `Update managed add-ons to the ${next} defaults`,
-    detail: addonsToDefault.length
-      ? addonsToDefault.map((a) => `${a.name} ${a.version} → ${a.defaultNext}`).join(", ")
+    title: `Update managed add-ons after the control plane (to the ${next} defaults)`,
+    detail: after.length
+      ? after.map((a) => `${a.name} ${a.from} → ${a.to}`).join(", ")
       : "Nothing below the default version of the next release.",
     command:
-      addonsToDefault
-        .map((a) => `aws eks update-addon --cluster-name ${c} --addon-name ${a.name} --addon-version ${a.defaultNext}`)
-        .join("\n") || undefined,
-    done: false,
+      after.map((a) => `aws eks update-addon --cluster-name ${c} --addon-name ${a.name} --addon-version ${a.to}`).join("\n") || undefined,
+    done: after.length === 0,
   });
   steps.push({
     title: `Upgrade node groups to ${next}`,

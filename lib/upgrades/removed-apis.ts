@@ -1,6 +1,9 @@
-// API versions Kubernetes stops serving, from the Kubernetes deprecated API migration guide. A resource
-// a Flux inventory still records under one of these versions cannot be applied (or read back) after
-// the control plane reaches `removedIn`: it blocks that upgrade.
+// API versions Kubernetes deprecated and then stopped serving, from the Kubernetes "Deprecated API
+// Migration Guide" (kubernetes.io/docs/reference/using-api/deprecation-guide/, "Removed APIs by release":
+// every removal from v1.16 through v1.32, the newest release the guide lists). A resource a
+// Flux inventory (Kustomization or HelmRelease status.inventory) still records under one of these versions
+// cannot be applied (or read back) once the control plane reaches `removedIn`: a removal at N+1 blocks the
+// next upgrade, a later one is upcoming work for the upgrades after it.
 
 export interface RemovedApi {
   group: string; // "" for the core group
@@ -107,19 +110,36 @@ function minorOf(v: string): number {
 }
 
 /**
- * Inventory entries whose API version is no longer served at `targetMinor` ("1.34"). With `fromMinor`,
- * only removals after it (fromMinor < removedIn ≤ targetMinor), i.e. what this upgrade newly breaks;
- * without it, everything not served at the target.
+ * Where a removal stands for a cluster on `current` whose next version is `next`: already not served
+ * ("removed": the manifest cannot be applied today), removed by the next upgrade ("next": a blocker), or
+ * removed by a later one ("upcoming"). "unknown-version" when the cluster's version is not known.
  */
-export function findRemovedApis(refs: readonly InventoryRef[], targetMinor: string, fromMinor?: string): RemovedApiUse[] {
-  const target = minorOf(targetMinor);
-  const from = fromMinor ? minorOf(fromMinor) : -Infinity;
-  const uses: RemovedApiUse[] = [];
+export type RemovalStage = "removed" | "next" | "upcoming" | "unknown-version";
+
+export interface StagedRemovedApiUse extends RemovedApiUse {
+  stage: RemovalStage;
+}
+
+export function removalStage(removedIn: string, current: string | null, next: string | null): RemovalStage {
+  if (!current) return "unknown-version";
+  const r = minorOf(removedIn);
+  if (r <= minorOf(current)) return "removed";
+  if (next && r <= minorOf(next)) return "next";
+  return "upcoming";
+}
+
+/** Every inventory entry on a removed or deprecated API, with its removal version and its stage for this cluster. */
+export function removedApiUses(refs: readonly InventoryRef[], current: string | null, next: string | null): StagedRemovedApiUse[] {
+  const uses: StagedRemovedApiUse[] = [];
   for (const ref of refs) {
-    const removed = REMOVED_APIS.find((a) => a.group === ref.group && a.version === ref.version && a.kind === ref.kind);
-    if (removed && minorOf(removed.removedIn) <= target && minorOf(removed.removedIn) > from) uses.push({ ...ref, removed });
+    const removed = removedApiOf(ref);
+    if (removed) uses.push({ ...ref, removed, stage: removalStage(removed.removedIn, current, next) });
   }
-  return uses;
+  return uses.sort((a, b) => minorOf(a.removed.removedIn) - minorOf(b.removed.removedIn));
+}
+
+function removedApiOf(ref: Pick<InventoryRef, "group" | "version" | "kind">): RemovedApi | undefined {
+  return REMOVED_APIS.find((a) => a.group === ref.group && a.version === ref.version && a.kind === ref.kind);
 }
 
 export function apiVersionOf(group: string, version: string): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   crossesIntoExtendedSoon,
+  extendedCostUntil,
   EXTRA_USD_PER_CLUSTER_HOUR,
   EXTRA_USD_PER_CLUSTER_MONTH,
   EXTRA_USD_PER_CLUSTER_YEAR,
@@ -92,6 +93,7 @@ describe("extended-support cost", () => {
     }));
     expect(fleetCost(fleet)).toEqual({
       clustersInExtendedSupport: 3,
+      clustersPastExtendedSupport: 0,
       extraPerMonthUSD: 1095,
       extraPerYearUSD: 13140,
       clustersCrossingSoon: 2,
@@ -99,5 +101,63 @@ describe("extended-support cost", () => {
       crossingExtraPerYearUSD: 8760,
       horizonDays: 90,
     });
+  });
+});
+
+describe("versions older than 1.28", () => {
+  const now = at("2026-11-23T12:00:00Z");
+  it.each([
+    ["1.23", "2023-10-11", "2024-10-11"],
+    ["1.24", "2024-01-31", "2025-01-31"],
+    ["1.25", "2024-05-01", "2025-05-01"],
+    ["1.26", "2024-06-11", "2025-06-11"],
+    ["1.27", "2024-07-24", "2025-07-24"],
+  ])("%s is known to the calendar and past end of extended support", (version, endStd, endExt) => {
+    const s = supportInfo(version, null, now)!;
+    expect(s).toMatchObject({
+      source: "calendar",
+      versionStatus: "UNSUPPORTED",
+      pastExtendedSupport: true,
+      inExtendedSupport: false,
+      endOfStandardSupport: `${endStd}T00:00:00.000Z`,
+      endOfExtendedSupport: `${endExt}T00:00:00.000Z`,
+    });
+  });
+  it("a cluster past end of extended support is still a cost: billed as extended support until EKS upgrades it", () => {
+    const old = { support: supportInfo("1.27", null, now), supportType: "EXTENDED" };
+    expect(monthlyExtendedSupportCostUSD(old)).toBe(365);
+    expect(fleetCost([old, { support: supportInfo("1.35", null, now), supportType: null }])).toMatchObject({
+      clustersInExtendedSupport: 0,
+      clustersPastExtendedSupport: 1,
+      extraPerMonthUSD: 365,
+    });
+  });
+});
+
+describe("extended-support cost up to a date", () => {
+  const now = at("2026-11-23T00:00:00Z");
+  const until = at("2027-02-21T00:00:00Z"); // 90 days later
+  it("accrues $0.50 an hour from 00:00 UTC of the end-of-standard date, and says how much is still to come", () => {
+    // 1.34 ends standard support 2026-12-02: 81 days × 24 h × $0.50 before the date
+    expect(extendedCostUntil({ support: supportInfo("1.34", null, now), supportType: "EXTENDED" }, until, now)).toEqual({
+      accruedUSD: 972,
+      fromNowUSD: 972,
+    });
+    // 1.31 has been in extended support since 2025-11-26: 452 days accrued, 90 of them still to come
+    expect(extendedCostUntil({ support: supportInfo("1.31", null, now), supportType: "EXTENDED" }, until, now)).toEqual({
+      accruedUSD: 452 * 12,
+      fromNowUSD: 90 * 12,
+    });
+  });
+  it("nothing for a cluster EKS upgrades at the end of standard support, nor before the end-of-standard date", () => {
+    expect(extendedCostUntil({ support: supportInfo("1.34", null, now), supportType: "STANDARD" }, until, now)).toEqual({
+      accruedUSD: 0,
+      fromNowUSD: 0,
+    });
+    expect(extendedCostUntil({ support: supportInfo("1.35", null, now), supportType: null }, until, now)).toEqual({
+      accruedUSD: 0,
+      fromNowUSD: 0,
+    });
+    expect(extendedCostUntil({ support: null, supportType: null }, until, now)).toBeNull();
   });
 });

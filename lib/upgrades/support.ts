@@ -28,6 +28,8 @@ export interface SupportInfo {
   daysToEndOfStandardSupport: number | null;
   daysToEndOfExtendedSupport: number | null;
   inExtendedSupport: boolean;
+  /** Past end of extended support: EKS upgrades the control plane itself; due since endOfExtendedSupport. */
+  pastExtendedSupport: boolean;
   /** Where the dates came from. */
   source: "eks-api" | "calendar" | "none";
 }
@@ -84,6 +86,7 @@ export function supportInfo(
     daysToEndOfStandardSupport: endStd ? utcDaysBetween(now, endStd) : null,
     daysToEndOfExtendedSupport: endExt ? utcDaysBetween(now, endExt) : null,
     inExtendedSupport: versionStatus === "EXTENDED_SUPPORT",
+    pastExtendedSupport: versionStatus === "UNSUPPORTED",
     source,
   };
 }
@@ -107,9 +110,17 @@ export interface CostInput {
   supportType: string | null | undefined;
 }
 
-/** The extra a cluster costs per month because it is in extended support now (0 otherwise). */
+/**
+ * Billed at the extended-support rate now: in extended support, or past its end and waiting for the
+ * automatic upgrade (which lands on the oldest version still in extended support, billed the same).
+ */
+export function billedAsExtended(support: SupportInfo | null | undefined): boolean {
+  return !!support && (support.inExtendedSupport || support.pastExtendedSupport);
+}
+
+/** The extra a cluster costs per month because it is billed as extended support now (0 otherwise). */
 export function monthlyExtendedSupportCostUSD(input: CostInput): number {
-  return input.support?.inExtendedSupport ? EXTRA_USD_PER_CLUSTER_MONTH : 0;
+  return billedAsExtended(input.support) ? EXTRA_USD_PER_CLUSTER_MONTH : 0;
 }
 
 /**
@@ -119,12 +130,42 @@ export function monthlyExtendedSupportCostUSD(input: CostInput): number {
 export function crossesIntoExtendedSoon(input: CostInput, horizonDays = EXPOSURE_HORIZON_DAYS): boolean {
   const s = input.support;
   if (!s || s.versionStatus !== "STANDARD_SUPPORT" || s.daysToEndOfStandardSupport == null) return false;
-  if ((input.supportType ?? "EXTENDED").toUpperCase() === "STANDARD") return false;
+  if (autoUpgradedAtEndOfStandard(input)) return false;
   return s.daysToEndOfStandardSupport <= horizonDays;
 }
 
+/** supportType STANDARD: at the end of standard support EKS upgrades the cluster instead of billing it. */
+export function autoUpgradedAtEndOfStandard(input: CostInput): boolean {
+  return (input.supportType ?? "EXTENDED").toUpperCase() === "STANDARD";
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The extra extended support costs if the cluster stays on its version until `until`: from 00:00 UTC of
+ * its end-of-standard date (accrued, past hours included) and from `now` (what is still to come). Zero
+ * when the cluster's policy makes EKS upgrade it at the end of standard support and it has not passed
+ * that date yet; a cluster already past it is billed whatever its policy says.
+ */
+export function extendedCostUntil(input: CostInput, until: Date, now: Date): { accruedUSD: number; fromNowUSD: number } | null {
+  const s = input.support;
+  if (!s?.endOfStandardSupport) return null;
+  const endStd = new Date(s.endOfStandardSupport).getTime();
+  if (s.versionStatus === "STANDARD_SUPPORT" && autoUpgradedAtEndOfStandard(input)) return { accruedUSD: 0, fromNowUSD: 0 };
+  const hours = (from: number) => Math.max(0, (until.getTime() - from) / HOUR_MS);
+  return {
+    accruedUSD: round2(hours(endStd) * EXTRA_USD_PER_CLUSTER_HOUR),
+    fromNowUSD: round2(hours(Math.max(endStd, now.getTime())) * EXTRA_USD_PER_CLUSTER_HOUR),
+  };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
 export interface FleetCost {
   clustersInExtendedSupport: number;
+  /** Past end of extended support, waiting for EKS to upgrade them (billed as extended meanwhile). */
+  clustersPastExtendedSupport: number;
+  /** Extra per month / year now, for clusters in extended support or past it. */
   extraPerMonthUSD: number;
   extraPerYearUSD: number;
   /** Clusters that cross the end-of-standard date within the horizon. */
@@ -135,13 +176,16 @@ export interface FleetCost {
   horizonDays: number;
 }
 
+/** Sums the clusters given: the caller leaves out those whose version is unknown and counts them apart. */
 export function fleetCost(clusters: readonly CostInput[], horizonDays = EXPOSURE_HORIZON_DAYS): FleetCost {
   const inExtended = clusters.filter((c) => c.support?.inExtendedSupport).length;
+  const past = clusters.filter((c) => c.support?.pastExtendedSupport).length;
   const crossing = clusters.filter((c) => crossesIntoExtendedSoon(c, horizonDays)).length;
   return {
     clustersInExtendedSupport: inExtended,
-    extraPerMonthUSD: inExtended * EXTRA_USD_PER_CLUSTER_MONTH,
-    extraPerYearUSD: inExtended * EXTRA_USD_PER_CLUSTER_YEAR,
+    clustersPastExtendedSupport: past,
+    extraPerMonthUSD: (inExtended + past) * EXTRA_USD_PER_CLUSTER_MONTH,
+    extraPerYearUSD: (inExtended + past) * EXTRA_USD_PER_CLUSTER_YEAR,
     clustersCrossingSoon: crossing,
     crossingExtraPerMonthUSD: crossing * EXTRA_USD_PER_CLUSTER_MONTH,
     crossingExtraPerYearUSD: crossing * EXTRA_USD_PER_CLUSTER_YEAR,

@@ -8,6 +8,7 @@ import {
   newestSatisfying,
   newestVersion,
   nextMinor,
+  nextVersionOf,
   parseVersion,
   satisfiesSpec,
   withoutBuild,
@@ -130,5 +131,21 @@ describe("standing", () => {
   it("skew ignores build metadata and the v prefix", () => {
     expect(hasSkew(["1.2.3+a", "v1.2.3", "1.2.3+b", null])).toBe(false);
     expect(hasSkew(["1.2.3", "1.2.4"])).toBe(true);
+  });
+});
+
+describe("N+1 exists whenever anything knows a newer version", () => {
+  const calendar = ["1.23", "1.34", "1.35"];
+  it.each([
+    // current, known versions, next
+    ["1.27", calendar, "1.28"], // an old version: the calendar knows newer ones
+    ["v1.34.4-eks-c8e2a41", calendar, "1.35"],
+    ["1.35", calendar, null], // the newest version known anywhere
+    ["1.35", [...calendar, "1.36"], "1.36"], // DescribeClusterVersions lists 1.36
+    ["1.35", [...calendar, "v1.37.0-eks-0000000"], "1.36"], // a cluster already runs 1.37: 1.36 exists, one minor at a time
+    ["1.36", calendar, null],
+    [null, calendar, null],
+  ])("%s with %j → %s", (current, known, next) => {
+    expect(nextVersionOf(current, known)).toBe(next);
   });
 });

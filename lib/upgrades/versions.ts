@@ -103,6 +103,31 @@ export function nextMinor(version: string): string {
   return `${p.major}.${p.minor + 1}`;
 }
 
+/**
+ * N+1 when anything we know shows a version newer than N: DescribeClusterVersions, the built-in calendar,
+ * or a cluster of the fleet running it (pass them all as `known`). Null only when N is the newest version
+ * known anywhere: the end of a built-in table never proves there is no newer version.
+ */
+export function nextVersionOf(current: string | null | undefined, known: Iterable<string | null | undefined>): string | null {
+  const n = kubernetesMinor(current);
+  if (!n) return null;
+  for (const k of known) {
+    const m = kubernetesMinor(k);
+    if (m && compareVersions(m, n) > 0) return nextMinor(n);
+  }
+  return null;
+}
+
+/** The newest Kubernetes minor among the given versions. */
+export function newestMinor(versions: Iterable<string | null | undefined>): string | null {
+  let best: string | null = null;
+  for (const v of versions) {
+    const m = kubernetesMinor(v);
+    if (m && (!best || compareVersions(m, best) > 0)) best = m;
+  }
+  return best;
+}
+
 /** How many minors `older` is behind `newer` (negative when `older` is actually newer). */
 export function minorsBehind(older: string, newer: string): number | null {
   const [a, b] = [parseVersion(older), parseVersion(newer)];

@@ -6,7 +6,16 @@ import { connection } from "next/server";
 import { ZodError } from "zod";
 import { requirePageSession } from "@/lib/auth/guard";
 import { getAddonMatrix, groupClusters } from "@/lib/db/queries/addons";
-import { addonFiltersSchema, atInstant, parseAddonFilters, rowMatches, type AddonFilters } from "@/lib/upgrades/addon-filters";
+import {
+  addonFiltersSchema,
+  atInstant,
+  clusterMatches,
+  columnPage,
+  MATRIX_PAGE_COLUMNS,
+  parseAddonFilters,
+  rowMatches,
+  type AddonFilters,
+} from "@/lib/upgrades/addon-filters";
 import { formatPercent } from "@/lib/upgrades/format";
 import { STANDINGS, STANDING_LABEL } from "@/lib/upgrades/standing";
 import { formatUtc } from "@/lib/time";
@@ -16,6 +25,15 @@ import { AddonFilterForm } from "./_components/addon-filter-form";
 import { MatrixTable } from "./_components/matrix-table";
 
 export const metadata: Metadata = { title: "Add-ons" };
+
+function facetsOf(clusters: { env: string | null; team: string | null; region: string | null }[]) {
+  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))].sort();
+  return {
+    envs: distinct(clusters.map((c) => c.env)),
+    teams: distinct(clusters.map((c) => c.team)),
+    regions: distinct(clusters.map((c) => c.region)),
+  };
+}
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -34,10 +52,20 @@ export default async function AddonsPage({ searchParams }: { searchParams: Searc
   const now = new Date();
   const view = await getAddonMatrix({ at: atInstant(filters.at, now), now });
   const rows = view.rows.filter((r) => rowMatches(r, filters));
-  const groups = groupClusters(view.clusters, filters.group);
-  const qs = new URLSearchParams(
-    Object.entries(filters).filter(([k, v]) => v && !(k === "group" && v === "none")) as [string, string][],
-  ).toString();
+  const ordered = groupClusters(
+    view.clusters.filter((c) => clusterMatches(c, filters)),
+    filters.group,
+  ).flatMap((g) => g.clusters);
+  const columns = columnPage(ordered, filters.page);
+  const groups = groupClusters(columns.shown, filters.group);
+  const query = (extra: Record<string, string | undefined>) =>
+    new URLSearchParams(
+      Object.entries({ ...filters, page: undefined, ...extra })
+        .filter(([k, v]) => v !== undefined && v !== "" && !(k === "group" && v === "none"))
+        .map(([k, v]) => [k, String(v)]),
+    ).toString();
+  const qs = query({});
+  const pageLink = (page: number) => `/addons?${query({ page: String(page) })}`;
   const s = view.summary;
 
   return (
@@ -72,7 +100,7 @@ export default async function AddonsPage({ searchParams }: { searchParams: Searc
         </p>
       ) : null}
       <div className="mt-4">
-        <AddonFilterForm filters={filters} />
+        <AddonFilterForm filters={filters} facets={facetsOf(view.clusters)} />
       </div>
 
       {view.clusters.length === 0 ? (
@@ -83,15 +111,25 @@ export default async function AddonsPage({ searchParams }: { searchParams: Searc
         )
       ) : (
         <>
-          <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-4">
-            <UpgradeStat label="Add-ons" value={String(s.addons)} hint={`${s.installations} installations`} />
+          <dl className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-5">
+            <UpgradeStat
+              label="Clusters"
+              value={String(view.figures.clusters)}
+              hint={`${view.figures.onNewest} on the newest version${view.figures.newestVersion ? ` (${view.figures.newestVersion})` : ""}`}
+              testId="addon-clusters"
+            />
+            <UpgradeStat label="Add-ons" value={String(s.addons)} hint={`${s.installations} installations`} testId="addon-count" />
             <UpgradeStat
               label="On the latest version"
               value={formatPercent(s.withKnownLatest ? s.onLatest / s.withKnownLatest : null)}
-              hint={`${s.onLatest} of ${s.withKnownLatest} with a known latest`}
+              hint={`${s.onLatest} of ${s.withKnownLatest} installations with a known latest`}
               testId="share-latest"
             />
-            <UpgradeStat label="Version skew" value={String(s.skewedAddons)} hint="add-ons with different versions across clusters" />
+            <UpgradeStat
+              label="Version skew"
+              value={String(s.skewedAddons)}
+              hint="add-ons with different versions across clusters (EKS add-ons: off the default or latest build for their version)"
+            />
             <UpgradeStat
               label="Failing"
               value={String(s.byStanding.failing)}
@@ -119,6 +157,21 @@ export default async function AddonsPage({ searchParams }: { searchParams: Searc
               </ul>
             </section>
           ) : null}
+          <p className="mt-4 text-sm" data-testid="column-page">
+            Clusters {ordered.length ? (columns.page - 1) * MATRIX_PAGE_COLUMNS + 1 : 0}–
+            {(columns.page - 1) * MATRIX_PAGE_COLUMNS + columns.shown.length} of {ordered.length}
+            {ordered.length < view.clusters.length ? ` (of ${view.clusters.length} in the fleet)` : ""}
+            {columns.page > 1 ? (
+              <Link href={pageLink(columns.page - 1)} className="ml-3 underline">
+                previous clusters
+              </Link>
+            ) : null}
+            {columns.page < columns.pages ? (
+              <Link href={pageLink(columns.page + 1)} className="ml-3 underline">
+                next clusters
+              </Link>
+            ) : null}
+          </p>
           <MatrixTable rows={rows} groups={groups} />
           {rows.length === 0 ? <p className="mt-4 text-sm">No add-on matches these filters.</p> : null}
         </>

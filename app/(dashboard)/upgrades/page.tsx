@@ -1,26 +1,43 @@
-// Upgrades across the fleet: which clusters must move, by when, what staying costs, and what blocks
-// the next step. Each row links to the cluster's readiness checklist.
+// Upgrades across the fleet: which clusters must move, by when, what staying costs (answered for any
+// date), what blocks the next step, and the campaigns under way. Each row links to the cluster's checklist.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { connection } from "next/server";
 import { requirePageSession } from "@/lib/auth/guard";
-import { getUpgradesOverview } from "@/lib/db/queries/upgrades";
-import { formatDaysFromToday, formatUsd } from "@/lib/upgrades/format";
+import { listCampaigns } from "@/lib/db/queries/campaigns";
+import { getDeadlineAnswer, getUpgradesOverview } from "@/lib/db/queries/upgrades";
+import { parseDeadlineQuery } from "@/lib/upgrades/deadline";
+import { formatPercent, formatUsd } from "@/lib/upgrades/format";
 import { EmptyFleet } from "@/app/_components/empty-fleet";
-import { SupportBadge, UpgradeStat } from "@/app/_components/upgrade-badges";
+import { UpgradeStat } from "@/app/_components/upgrade-badges";
+import { ClusterTable } from "./_components/cluster-table";
+import { DeadlineSection } from "./_components/deadline-section";
 
 export const metadata: Metadata = { title: "Upgrades" };
 
-export default async function UpgradesPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** Clusters listed before "show all". */
+const CLUSTER_PAGE_ROWS = 100;
+
+export default async function UpgradesPage({ searchParams }: { searchParams: SearchParams }) {
   await connection();
   await requirePageSession();
-  const o = await getUpgradesOverview();
+  const raw = await searchParams;
+  const { query, error } = parseDeadlineQuery(raw);
+  const showAll = raw.all === "1";
+  const [o, answer, campaigns] = await Promise.all([getUpgradesOverview(), getDeadlineAnswer(query), listCampaigns()]);
   const t = o.totals;
+  const f = o.figures;
+  const unknown = t.unknownCost.clusters;
   return (
     <>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-semibold">Upgrades</h1>
         <nav aria-label="Upgrade views" className="flex gap-3 text-sm">
+          <Link href="/upgrades/campaigns" className="underline">
+            Campaigns
+          </Link>
           <Link href="/upgrades/trends" className="underline">
             Trends
           </Link>
@@ -39,12 +56,18 @@ export default async function UpgradesPage() {
         <EmptyFleet />
       ) : (
         <>
-          <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
+          <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-5">
+            <UpgradeStat
+              testId="stat-newest"
+              label={`On the newest version${f.newestVersion ? ` (${f.newestVersion})` : ""}`}
+              value={`${f.onNewest} of ${f.withVersion}`}
+              hint={`${formatPercent(f.withVersion ? f.onNewest / f.withVersion : null)} of ${f.clusters} clusters${f.versionUnknown ? `; ${f.versionUnknown} of unknown version` : ""}`}
+            />
             <UpgradeStat
               testId="stat-extended"
-              label="In extended support now"
-              value={`${t.clustersInExtendedSupport} of ${t.clusters}`}
-              hint={`extra ${formatUsd(t.extraPerMonthUSD)}/month, ${formatUsd(t.extraPerYearUSD)}/year`}
+              label="Billed as extended support now"
+              value={`${t.clustersInExtendedSupport + t.clustersPastExtendedSupport} of ${t.clusters - unknown}`}
+              hint={`extra ${formatUsd(t.extraPerMonthUSD)}/month, ${formatUsd(t.extraPerYearUSD)}/year${unknown ? ` + ${unknown} cluster(s) of unknown cost` : ""}${t.clustersPastExtendedSupport ? `; ${t.clustersPastExtendedSupport} past end of extended support` : ""}`}
             />
             <UpgradeStat
               testId="stat-crossing"
@@ -60,23 +83,56 @@ export default async function UpgradesPage() {
             />
             <UpgradeStat testId="stat-ready" label="Ready for the next version" value={`${t.ready} of ${t.clusters}`} />
           </dl>
+          {unknown ? (
+            <p className="mt-2 text-sm text-amber-900 dark:text-amber-200" data-testid="unknown-cost">
+              + {unknown} cluster(s) of unknown cost, not in the sums ({t.unknownCost.names.slice(0, 5).join(", ")}
+              {unknown > 5 ? ", …" : ""}): their version is not observed now
+              {t.unknownCost.estimatedExtraPerMonthUSD
+                ? `; from their last known versions they would add about ${formatUsd(t.unknownCost.estimatedExtraPerMonthUSD)}/month`
+                : ""}
+              .
+            </p>
+          ) : null}
           <p className="mt-2 text-xs text-zinc-500">
             Extended support bills $0.60 per cluster-hour instead of $0.10: {formatUsd(t.extraPerClusterMonthUSD)} more per cluster per
-            month (730 h), from 00:00 UTC on the end-of-standard-support date.
+            month (730 h), from 00:00 UTC on the end-of-standard-support date, and until EKS upgrades a cluster past its end.
           </p>
+
+          <DeadlineSection answer={answer} facets={answer.facets} error={error} showAll={showAll} />
+
+          {campaigns.length ? (
+            <section aria-labelledby="campaigns" className="mt-6">
+              <h2 id="campaigns" className="text-lg font-semibold">
+                Campaigns
+              </h2>
+              <ul className="mt-2 space-y-1 text-sm">
+                {campaigns.map((c) => (
+                  <li key={c.slug}>
+                    <Link href={c.url} className="font-medium underline">
+                      {c.name}
+                    </Link>{" "}
+                    — {c.done} of {c.total} on {c.targetVersion}, due {c.deadline} ({c.daysLeft} days)
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
 
           <section aria-labelledby="by-version" className="mt-6">
             <h2 id="by-version" className="text-lg font-semibold">
               Clusters per Kubernetes version
             </h2>
             <ul className="mt-2 flex flex-wrap gap-2">
-              {Object.entries(t.byVersion)
+              {Object.entries(f.byVersion)
                 .sort(([a], [b]) => Number(a.split(".")[1]) - Number(b.split(".")[1]))
                 .map(([v, n]) => (
                   <li key={v} className="rounded border border-zinc-200 bg-white px-2 py-1 text-sm dark:border-zinc-800 dark:bg-zinc-900">
                     <span className="font-mono">{v}</span>: {n}
                   </li>
                 ))}
+              {f.versionUnknown ? (
+                <li className="rounded border border-amber-300 px-2 py-1 text-sm dark:border-amber-800">unknown: {f.versionUnknown}</li>
+              ) : null}
             </ul>
           </section>
 
@@ -84,98 +140,15 @@ export default async function UpgradesPage() {
             <h2 id="clusters" className="text-lg font-semibold">
               Clusters, most urgent first
             </h2>
-            <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-              <table className="min-w-full text-sm">
-                <thead className="bg-zinc-50 text-left dark:bg-zinc-950">
-                  <tr>
-                    {[
-                      "Cluster",
-                      "Version",
-                      "Support",
-                      "End of standard support",
-                      "Extra cost / month",
-                      "Kubelet skew now → after upgrade",
-                      "Blockers",
-                      "Next",
-                    ].map((h) => (
-                      <th key={h} scope="col" className="px-3 py-2 font-medium">
-                        {h}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {o.clusters.map((c) => (
-                    <tr key={c.name} data-cluster={c.name} className="border-t border-zinc-100 dark:border-zinc-800">
-                      <th scope="row" className="px-3 py-2 text-left font-medium">
-                        <Link href={c.upgradeUrl} className="underline-offset-2 hover:underline">
-                          {c.name}
-                        </Link>
-                        <div className="text-xs font-normal text-zinc-500">{[c.env, c.team, c.region].filter(Boolean).join(" · ")}</div>
-                      </th>
-                      <td className="px-3 py-2 font-mono">
-                        {c.version ?? "?"}
-                        {c.eksStatus === "UPDATING" ? (
-                          <div className="font-sans text-xs text-sky-700 dark:text-sky-300">updating</div>
-                        ) : null}
-                      </td>
-                      <td className="px-3 py-2">
-                        <SupportBadge status={c.versionStatus} />
-                      </td>
-                      <td className="px-3 py-2 whitespace-nowrap">
-                        {c.endOfStandardSupport ? c.endOfStandardSupport.slice(0, 10) : "unknown"}
-                        <div className="text-xs text-zinc-500">
-                          {formatDaysFromToday(c.daysToEndOfStandardSupport)}
-                          {c.crossesIntoExtendedSoon ? " · enters extended support" : ""}
-                        </div>
-                      </td>
-                      <td className="px-3 py-2 tabular-nums" data-testid="cost">
-                        {c.inExtendedSupport ? formatUsd(c.monthlyExtendedSupportCostUSD) : "$0"}
-                        {c.inExtendedSupport && c.endOfExtendedSupport ? (
-                          <div className="text-xs text-zinc-500">auto-upgrade {formatDaysFromToday(c.daysToEndOfExtendedSupport)}</div>
-                        ) : null}
-                      </td>
-                      <td className="px-3 py-2" data-testid="skew">
-                        {c.skew && c.skew.kubelets.length ? (
-                          <>
-                            {c.skew.maxBehindNow} → {c.skew.maxBehindNext} minor(s)
-                            {c.skew.outsidePolicyNow ? (
-                              <div className="text-xs font-medium text-red-700 dark:text-red-300">outside the skew policy now</div>
-                            ) : null}
-                            <div className="text-xs text-zinc-500">
-                              kubelets {[...new Set(c.skew.kubelets.map((k) => k.minor))].join(", ")}
-                            </div>
-                          </>
-                        ) : (
-                          <span className="text-zinc-500">no kubelet data</span>
-                        )}
-                      </td>
-                      <td className="px-3 py-2">
-                        {c.blockers.length ? (
-                          <ul className="list-disc pl-4 text-xs">
-                            {c.blockers.slice(0, 3).map((b, i) => (
-                              <li key={i}>{b.title}</li>
-                            ))}
-                            {c.blockers.length > 3 ? <li>and {c.blockers.length - 3} more</li> : null}
-                          </ul>
-                        ) : (
-                          <span className="text-xs text-zinc-500">none</span>
-                        )}
-                      </td>
-                      <td className="px-3 py-2 whitespace-nowrap">
-                        {c.next ? (
-                          <Link href={c.upgradeUrl} className="underline">
-                            {c.ready ? `Ready for ${c.next}` : `${c.blockers.length} blocker(s) for ${c.next}`}
-                          </Link>
-                        ) : (
-                          <span className="text-xs text-zinc-500">newest version</span>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ClusterTable clusters={showAll ? o.clusters : o.clusters.slice(0, CLUSTER_PAGE_ROWS)} />
+            {!showAll && o.clusters.length > CLUSTER_PAGE_ROWS ? (
+              <p className="mt-2 text-sm">
+                Showing the {CLUSTER_PAGE_ROWS} most urgent of {o.clusters.length}.{" "}
+                <Link href="/upgrades?all=1#clusters" className="underline">
+                  Show all
+                </Link>
+              </p>
+            ) : null}
           </section>
         </>
       )}

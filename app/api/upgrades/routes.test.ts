@@ -5,6 +5,7 @@ import { useTestDatabase } from "@/lib/testing/db";
 import { GET as getAddonsCsv } from "../addons/csv/route";
 import { GET as getAddons } from "../addons/route";
 import { GET as getClusterUpgrade } from "./[cluster]/route";
+import { GET as getDeadline } from "./deadline/route";
 import { GET as getUpgrades } from "./route";
 import { GET as getTrends } from "./trends/route";
 
@@ -17,10 +18,13 @@ beforeAll(async () => {
   const old = await makeCluster(p, {
     name: 'old, "quoted"',
     eksVersion: "1.28",
+    eksFactsSource: "eks-api",
     supportType: "EXTENDED",
     kubeletVersions: { "v1.28.15-eks-4c4b5e1": 1 },
   });
-  const cur = await makeCluster(p, { name: "current", eksVersion: "1.35", team: "core" });
+  const cur = await makeCluster(p, { name: "current", eksVersion: "1.35", eksFactsSource: "eks-api", team: "core" });
+  // Never reached: its version is unknown, so is its cost.
+  await makeCluster(p, { name: "dark", lastSuccessAt: null, lastErrorAt: new Date(), lastErrorKind: "timeout", lastError: "timeout" });
   for (const c of [old, cur])
     await makeObject(p, c.id, {
       kind: "HelmRepository",
@@ -36,6 +40,7 @@ beforeAll(async () => {
     chartName: "podinfo",
     chartVersion: "6.8.0",
     appliedRevision: "6.8.0",
+    deployedChartVersion: "6.8.0",
     sourceKind: "HelmRepository",
     sourceName: "podinfo",
     sourceNamespace: "flux-system",
@@ -48,6 +53,7 @@ beforeAll(async () => {
     chartName: "podinfo",
     chartVersion: "6.9.2",
     appliedRevision: "6.9.2",
+    deployedChartVersion: "6.9.2",
     sourceKind: "HelmRepository",
     sourceName: "podinfo",
     sourceNamespace: "flux-system",
@@ -80,14 +86,35 @@ describe("GET /api/upgrades", () => {
         "blockers",
       ]),
     );
+    // Past end of extended support: auto-upgrade due, still billed as extended support meanwhile.
     expect(old).toMatchObject({
       version: "1.28",
+      versionSource: "observed",
       versionStatus: "UNSUPPORTED",
       inExtendedSupport: false,
-      monthlyExtendedSupportCostUSD: 0,
+      pastExtendedSupport: true,
+      monthlyExtendedSupportCostUSD: 365,
+      costKnown: true,
       endOfStandardSupport: "2024-11-26T00:00:00.000Z",
+      next: "1.29",
     });
-    expect(body.totals).toMatchObject({ clusters: 2, extraPerClusterMonthUSD: 365 });
+    const dark = body.clusters.find((c: { name: string }) => c.name === "dark");
+    expect(dark).toMatchObject({
+      version: null,
+      versionSource: "unknown",
+      versionLabel: "unknown — never reached: timeout; no EKS API access",
+      versionFrom: null,
+      eksAccess: false,
+      monthlyExtendedSupportCostUSD: null,
+      costKnown: false,
+    });
+    expect(body.totals).toMatchObject({
+      clusters: 3,
+      extraPerClusterMonthUSD: 365,
+      extraPerMonthUSD: 365,
+      unknownCost: { clusters: 1, names: ["dark"], estimatedExtraPerMonthUSD: 0 },
+    });
+    expect(body.figures).toMatchObject({ clusters: 3, withVersion: 2, versionUnknown: 1, newestVersion: "1.35", onNewest: 1 });
   });
   it("per cluster, or a 404 envelope", async () => {
     const ok = await getClusterUpgrade(req("/api/upgrades/current"), { params: Promise.resolve({ cluster: "current" }) });
@@ -96,10 +123,25 @@ describe("GET /api/upgrades", () => {
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: { code: "not_found", message: "cluster nope not found" } });
   });
-  it("trends validate days", async () => {
+  it("trends validate days, and start on the day the first cluster was seen", async () => {
     expect((await getTrends(req("/api/upgrades/trends?days=0"))).status).toBe(400);
     const body = await (await getTrends(req("/api/upgrades/trends?days=3"))).json();
-    expect(body.points).toHaveLength(3);
+    expect(body.points).toHaveLength(1); // a fresh install: one baseline point, not three days of zeros
+    expect(body.points[0]).toMatchObject({ clusters: 3, versionUnknown: 1 });
+  });
+  it("the date question as JSON and CSV, with the same rows; bad input is a 400", async () => {
+    const by = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10);
+    const body = await (await getDeadline(req(`/api/upgrades/deadline?by=${by}`))).json();
+    expect(body.date).toBe(by);
+    expect(body.rows.map((r: { name: string }) => r.name)).toEqual(['old, "quoted"', "current", "dark"]);
+    expect(body.totals).toMatchObject({ clusters: 3, unknownCost: 1 });
+    const csv = await getDeadline(req(`/api/upgrades/deadline?by=${by}&format=csv`));
+    expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="crows-nest-upgrades-before-${by}.csv"`);
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines.slice(1, -1).map((l) => l.split(",")[0])).toEqual(['"old', "current", "dark"]);
+    expect(lines.at(-1)).toContain("total (3 clusters; 1 of unknown cost not summed)");
+    expect((await getDeadline(req("/api/upgrades/deadline?by=soon"))).status).toBe(400);
+    expect((await getDeadline(req("/api/upgrades/deadline?format=xml"))).status).toBe(400);
   });
 });
 
@@ -114,9 +156,9 @@ describe("add-on routes", () => {
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="crows-nest-addons-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await res.text()).trim().split("\r\n");
-    expect(lines[0]).toBe('add-on,kind,repository,latest,latest source,skew,current,"old, ""quoted"""');
+    expect(lines[0]).toBe('add-on,kind,repository,latest,latest source,skew,current,dark,"old, ""quoted"""');
     expect(lines).toContain(
-      "podinfo,helm,https://stefanprodan.github.io/podinfo,6.9.2,upstream,yes,6.9.2 (current),6.8.0 (behind by minor)",
+      "podinfo,helm,https://stefanprodan.github.io/podinfo,6.9.2,upstream,yes,6.9.2 (current),,6.8.0 (behind by minor)",
     );
   });
 });

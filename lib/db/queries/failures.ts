@@ -45,6 +45,8 @@ interface Row {
   readyMessage: string | null;
   stalledReason: string | null;
   stalledMessage: string | null;
+  releasedReason: string | null;
+  releasedMessage: string | null;
   firstFailedAt: Date | null;
   lastReconcileAt: Date | null;
   intervalSeconds: number | null;
@@ -85,8 +87,12 @@ interface CrossplaneRow {
 const ROW_COLUMNS = `c.name AS cluster, c.env, c.team, c.lifecycle, c."lastSuccessAt", c."lastErrorAt", c.provisioning, t.name AS "targetCluster",
   o.kind, o.namespace, o.name, o.health, o."healthDetail", o."readyReason", o."readyMessage", o."stalledReason", o."stalledMessage",
   o."firstFailedAt", o."lastReconcileAt", o."intervalSeconds", o."creationTimestamp", o."firstSeenAt", o."dependsOn", o."sourceKind",
-  o."sourceNamespace", o."sourceName"`;
-const ROW_FROM = `flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"`;
+  o."sourceNamespace", o."sourceName",
+  r.released->>'reason' AS "releasedReason", r.released->>'message' AS "releasedMessage"`;
+// A HelmRelease's Released condition when False: after a remediation, the cause Ready no longer names.
+const ROW_FROM = `flux_object o JOIN cluster c ON c.id = o."clusterId" LEFT JOIN cluster t ON t.id = o."targetClusterId"
+  LEFT JOIN LATERAL (SELECT x AS released FROM jsonb_array_elements(CASE WHEN o.kind = 'HelmRelease' THEN o.conditions ELSE '[]'::jsonb END) x
+    WHERE x->>'type' = 'Released' AND x->>'status' = 'False' LIMIT 1) r ON true`;
 
 /** The Drifted condition's message, read only for drifted objects. */
 const DRIFT_MESSAGE = `(SELECT c->>'message' FROM jsonb_array_elements(o.conditions) c WHERE c->>'type' = 'Drifted' LIMIT 1)`;
@@ -153,6 +159,8 @@ export async function listFailures(
       readyMessage: r.readyMessage,
       stalledReason: r.stalledReason,
       stalledMessage: r.stalledMessage,
+      releasedReason: r.releasedReason,
+      releasedMessage: r.releasedMessage,
       firstFailedAt: iso(r.firstFailedAt),
       lastReconcileAt: iso(r.lastReconcileAt),
       dependsOn: parseDependsOn(r.dependsOn, r.namespace),

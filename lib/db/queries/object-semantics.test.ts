@@ -14,6 +14,8 @@ import { failing, makeCluster, makeObject } from "./test-factories";
 const db = useTestDatabase();
 const now = new Date("2026-11-21T12:00:00Z");
 const ago = (seconds: number) => new Date(now.getTime() - seconds * 1000);
+const KPS_UPGRADE_FAILED =
+  "Helm upgrade failed for release monitoring/kube-prometheus-stack with chart kube-prometheus-stack@79.5.0: context deadline exceeded";
 const DRIFT =
   "Cluster state of release ingress-nginx/ingress-nginx.v7 has drifted from the desired state:\nDeployment/ingress-nginx/ingress-nginx-controller changed (0 additions, 1 changes, 0 removals)";
 const INDEX_FAILED =
@@ -83,7 +85,15 @@ beforeAll(async () => {
     health: "stalled",
     readyStatus: "False",
     readyReason: "RollbackSucceeded",
+    readyMessage:
+      "Helm rollback to previous release monitoring/kube-prometheus-stack.v11 with chart kube-prometheus-stack@77.14.0 succeeded",
     stalledReason: "RetriesExceeded",
+    conditions: [
+      { type: "Stalled", status: "True", reason: "RetriesExceeded", message: "Failed to upgrade after 3 attempt(s)" },
+      { type: "Ready", status: "False", reason: "RollbackSucceeded", message: "Helm rollback … succeeded" },
+      { type: "Released", status: "False", reason: "UpgradeFailed", message: KPS_UPGRADE_FAILED },
+      { type: "Remediated", status: "True", reason: "RollbackSucceeded", message: "Helm rollback … succeeded" },
+    ],
     chartName: "kube-prometheus-stack",
     chartVersion: "79.5.0",
     attemptedRevision: "79.5.0",
@@ -236,6 +246,9 @@ describe("health as the controllers leave objects", () => {
     expect(drift.totals).toMatchObject({ objects: 1, clusters: 1 });
     const onlyUnclaimed = await listFailures(parseFailureFilters({ problem: "unclaimed" }), now);
     expect(onlyUnclaimed.groups.map((g) => g.problem)).toEqual(["unclaimed"]);
+    // The stalled release after rollbacks: the cause is Released's upgrade failure, not the rollback.
+    const stall = all.groups.find((g) => g.members.some((m) => m.name === "kube-prometheus-stack"))!;
+    expect(stall).toMatchObject({ problem: "stalled", reason: "RetriesExceeded", message: KPS_UPGRADE_FAILED });
   });
 
   it("the threshold is the one of the status rules", async () => {

@@ -1,12 +1,11 @@
-// Daily upgrade trends rebuilt from the stored history (cluster_version_change for Kubernetes versions,
-// flux_object_transition for Helm chart versions). Nothing is sampled: each day is what the history
-// says was running at the end of that day (or now, for today).
-import { upstreamKey } from "../../upgrades/addon-matrix";
-import { resolveChartSource, sourceKey, type SourceObject } from "../../upgrades/chart-source";
-import type { ClusterVersionInfo } from "../../upgrades/support";
-import { controlPlaneMinor } from "../../upgrades/versions";
-import { trendSeries, type TrendPoint, type TrendRelease } from "../../upgrades/timeline";
-import { getPrisma } from "../client";
+// Daily upgrade trends rebuilt from the stored history (cluster_version_change, flux_object_transition),
+// counted with the same definitions as the pages that show "now". Nothing is sampled: each day is what
+// the history says was running at the end of that day (or now, for today), from the first day any
+// cluster was seen.
+import { createHash } from "node:crypto";
+import { baselineDay, trendPointAt, trendSeries, type TrendPoint } from "../../upgrades/trends";
+import { cachingEnabled } from "../change-cache";
+import { derived, getUpgradeData, nowStamp, type UpgradeData } from "./upgrade-data";
 
 export interface UpgradeTrends {
   generatedAt: string;
@@ -16,104 +15,63 @@ export interface UpgradeTrends {
   points: TrendPoint[];
   /** Every Kubernetes minor seen in the range, oldest first (chart series order). */
   versions: string[];
-  /** First day with any recorded history (earlier days only repeat today's state). */
-  historySince: string | null;
+  /** The first day of the series: the start of the range, or the day the first cluster was seen if later. */
+  baseline: string | null;
 }
 
 export const TREND_DAY_OPTIONS = [7, 30, 90, 365] as const;
+const DAY_MS = 86_400_000;
 
+/**
+ * What past days are measured against besides their own history: today's latest upstream versions, the EKS
+ * calendar and add-on catalogs. History is append-only, so while these stay the same, the days before today
+ * come out the same from any later copy of the data: they are kept across copies, per range and day.
+ */
+function referenceKey(data: UpgradeData): string {
+  return derived(data, "reference-key", 0, () => {
+    const hash = createHash("sha256");
+    for (const [k, u] of [...data.upstream].sort(([a], [b]) => a.localeCompare(b))) hash.update(`${k}=${u.latestVersion ?? ""};`);
+    for (const [k, v] of [...data.versionInfo].sort(([a], [b]) => a.localeCompare(b)))
+      hash.update(`${k}=${String(v.endOfStandardSupportDate)}/${String(v.endOfExtendedSupportDate)}/${String(v.releaseDate)};`);
+    for (const [k, v] of [...data.catalog].sort(([a], [b]) => a.localeCompare(b))) hash.update(`${k}=${JSON.stringify(v)};`);
+    hash.update(`clusters=${data.history.clusters.length};releases=${data.history.releases.length}`);
+    return hash.digest("hex");
+  });
+}
+
+const pastSeries = new Map<number, { stamp: string; points: TrendPoint[] }>();
+
+/** `now` is the moment the views are computed for (dates, ages); the data is the cached copy in the web server. */
 export async function getUpgradeTrends(options: { days?: number; now?: Date } = {}): Promise<UpgradeTrends> {
-  const prisma = getPrisma();
+  const data = await getUpgradeData();
   const now = options.now ?? new Date();
-  const days = Math.min(Math.max(options.days ?? 30, 1), 400);
-  const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
-
-  const [clusters, changes, releases, sourceRows, upstream, versions, firstChange] = await Promise.all([
-    prisma.cluster.findMany({
-      select: { id: true, name: true, firstSeenAt: true, goneAt: true, kubernetesVersion: true, eksVersion: true },
-    }),
-    // The API server's version (kubernetes) and the EKS control-plane version (eks) tell the same story.
-    prisma.clusterVersionChange.findMany({ where: { component: { in: ["kubernetes", "eks"] } }, orderBy: { at: "asc" } }),
-    prisma.fluxObject.findMany({
-      where: { kind: "HelmRelease", OR: [{ deletedAt: null }, { deletedAt: { gte: from } }] },
-      select: {
-        id: true,
-        clusterId: true,
-        namespace: true,
-        chartName: true,
-        chartVersion: true,
-        appliedRevision: true,
-        sourceKind: true,
-        sourceName: true,
-        sourceNamespace: true,
-        firstSeenAt: true,
-        deletedAt: true,
-      },
-    }),
-    prisma.fluxObject.findMany({
-      where: { kind: { in: ["HelmRepository", "OCIRepository"] } },
-      select: { clusterId: true, kind: true, namespace: true, name: true, url: true, spec: true },
-    }),
-    prisma.chartUpstream.findMany({ where: { latestVersion: { not: null } } }),
-    prisma.eksVersion.findMany(),
-    prisma.clusterVersionChange.findFirst({ orderBy: { at: "asc" }, select: { at: true } }),
-  ]);
-  const transitions = await prisma.fluxObjectTransition.findMany({
-    where: { objectId: { in: releases.map((r) => r.id) } },
-    select: { objectId: true, at: true, change: true, chartVersion: true, appliedRevision: true },
-    orderBy: { at: "asc" },
+  const days = Math.min(Math.max(Math.floor(options.days ?? 30), 1), 400);
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  const from = new Date(today - (days - 1) * DAY_MS);
+  const inputs = { upstream: data.upstream, versionInfo: data.versionInfo, now };
+  // Past days: swept once per day and range while what they are measured against stays the same; today's
+  // point, counted directly like the pages that show now, once per copy of the data and day.
+  // Only for the server's cached copies: scripts and tests read afresh and compute their own.
+  const stamp = cachingEnabled() ? `${today}:${referenceKey(data)}` : null;
+  let past = stamp ? pastSeries.get(days) : undefined;
+  if (!past || past.stamp !== stamp) {
+    past = { stamp: stamp ?? "", points: trendSeries(data.history, { ...inputs, from, to: new Date(today - 1) }) };
+    if (stamp) pastSeries.set(days, past);
+  }
+  const pastPoints = past.points;
+  const view = derived(data, `trends-now@${days}`, nowStamp(data, now), () => {
+    const baseline = baselineDay(data.history, from);
+    const points = baseline ? [...pastPoints, trendPointAt(data.history, inputs, now.getTime())] : [];
+    const seen = new Set(points.flatMap((p) => Object.keys(p.byVersion)));
+    return {
+      generatedAt: now.toISOString(),
+      from: from.toISOString().slice(0, 10),
+      to: now.toISOString().slice(0, 10),
+      days,
+      points,
+      versions: [...seen].sort((a, b) => Number(a.split(".")[1]) - Number(b.split(".")[1])),
+      baseline: baseline ? baseline.toISOString().slice(0, 10) : null,
+    };
   });
-
-  const sources = new Map<string, SourceObject>(sourceRows.map((s) => [sourceKey(s.clusterId, s.kind, s.namespace, s.name), s]));
-  const byObject = new Map<bigint, TrendRelease["transitions"][number][]>();
-  for (const t of transitions)
-    byObject.set(t.objectId, [
-      ...(byObject.get(t.objectId) ?? []),
-      { at: t.at, change: t.change, chartVersion: t.appliedRevision ?? t.chartVersion },
-    ]);
-  const trendReleases: TrendRelease[] = releases.flatMap((r) => {
-    const src = resolveChartSource(r, sources);
-    if (!r.chartName) return [];
-    return [
-      {
-        cluster: String(r.clusterId),
-        key: src ? upstreamKey(src.repositoryUrl, src.chart) : `?#${r.chartName}`,
-        firstSeenAt: r.firstSeenAt,
-        deletedAt: r.deletedAt,
-        current: r.appliedRevision ?? r.chartVersion,
-        transitions: byObject.get(r.id) ?? [],
-      },
-    ];
-  });
-
-  const points = trendSeries({
-    clusters: clusters.map((c) => ({
-      name: c.name,
-      firstSeenAt: c.firstSeenAt,
-      goneAt: c.goneAt,
-      currentVersion: controlPlaneMinor(c.eksVersion, c.kubernetesVersion),
-      changes: changes.filter((x) => x.clusterId === c.id).map((x) => ({ at: x.at, from: x.fromVersion, to: x.toVersion })),
-    })),
-    releases: trendReleases,
-    latestByKey: new Map(upstream.map((u) => [upstreamKey(u.repositoryUrl, u.chartName), u.latestVersion!])),
-    versionInfo: new Map<string, ClusterVersionInfo>(versions.map((v) => [v.clusterVersion, v])),
-    from,
-    to: now,
-    now,
-  });
-  const seen = new Set(points.flatMap((p) => Object.keys(p.byVersion)));
-  const firstTransition = transitions[0]?.at;
-  const since = [firstChange?.at, firstTransition, ...clusters.map((c) => c.firstSeenAt)]
-    // A timestamp the database client could not read (year 1 BC, infinity) is no answer to "since when".
-    .filter((d): d is Date => !!d && !Number.isNaN(d.getTime()))
-    .sort((a, b) => a.getTime() - b.getTime())[0];
-  return {
-    generatedAt: now.toISOString(),
-    from: from.toISOString().slice(0, 10),
-    to: now.toISOString().slice(0, 10),
-    days,
-    points,
-    versions: [...seen].sort((a, b) => Number(a.split(".")[1]) - Number(b.split(".")[1])),
-    historySince: since ? since.toISOString().slice(0, 10) : null,
-  };
+  return { ...view, generatedAt: now.toISOString() };
 }

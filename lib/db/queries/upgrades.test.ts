@@ -25,6 +25,7 @@ beforeAll(async () => {
     team: "payments",
     region: "eu-west-1",
     eksVersion: "1.31",
+    eksFactsSource: "eks-api",
     kubernetesVersion: "v1.31.14-eks-9a1f3d2",
     supportType: "EXTENDED",
     eksStatus: "ACTIVE",
@@ -38,6 +39,7 @@ beforeAll(async () => {
     team: "search",
     region: "us-east-1",
     eksVersion: "1.33",
+    eksFactsSource: "eks-api",
     kubernetesVersion: "v1.33.7-eks-3025e55",
     supportType: "EXTENDED",
     eksStatus: "ACTIVE",
@@ -51,6 +53,7 @@ beforeAll(async () => {
     team: "search",
     region: "us-east-1",
     eksVersion: "1.34",
+    eksFactsSource: "eks-api",
     kubernetesVersion: "v1.34.4-eks-c8e2a41",
     supportType: null,
     fluxVersion: "v2.7.3",
@@ -141,6 +144,7 @@ beforeAll(async () => {
       chartName: "cert-manager",
       chartVersion: applied,
       appliedRevision: applied,
+      deployedChartVersion: applied,
       sourceKind: "HelmRepository",
       sourceName: "jetstack",
       sourceNamespace: "flux-system",
@@ -265,14 +269,15 @@ describe("add-on matrix", () => {
     expect(cm.cells.mid).toMatchObject({
       desired: "~1.18.0",
       latestAllowed: "v1.18.2",
-      object: { namespace: "cert-manager", name: "cert-manager" },
+      objects: [{ cluster: "mid", namespace: "cert-manager", name: "cert-manager", fromHub: false }],
     });
     const vpc = m.rows.find((r) => r.key === "eks:vpc-cni")!;
     expect(vpc.cells.mid).toMatchObject({ applied: "v1.18.6-eksbuild.1", latest: "v1.20.5-eksbuild.1", standing: "minor" });
     expect(vpc.cells.legacy.standing).toBe("missing");
     expect(m.rows.find((r) => r.kind === "flux")!.cells.legacy.standing).toBe("minor");
     expect(m.clusters.map((c) => c.kubernetesVersion)).toEqual(["1.31", "1.33", "1.34"]);
-    expect(m.summary).toMatchObject({ skewedAddons: 2, unreadableRepositories: [] });
+    // cert-manager and Flux differ across clusters; vpc-cni in mid runs neither the default nor the latest build for 1.33
+    expect(m.summary).toMatchObject({ skewedAddons: 3, unreadableRepositories: [] });
     expect(groupClusters(m.clusters, "team").map((g) => [g.group, g.clusters.map((c) => c.name)])).toEqual([
       ["payments", ["legacy"]],
       ["search", ["mid", "modern"]],
@@ -295,9 +300,10 @@ describe("trends", () => {
     expect(t.points).toHaveLength(10);
     expect(t.points[0]).toMatchObject({ date: "2026-11-12", clusters: 3, byVersion: { "1.31": 1, "1.32": 1, "1.34": 1 } });
     expect(t.points.at(-1)).toMatchObject({ date: "2026-11-21", byVersion: { "1.31": 1, "1.33": 1, "1.34": 1 } });
-    // cert-manager on latest: modern 1.19.0 and mid 1.18.2 never; legacy from Nov 20
-    expect(t.points.map((p) => p.addonsOnLatest)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1]);
+    // On latest, as /addons counts it: Flux in mid and modern (v2.7.3, the fleet's newest) every day;
+    // cert-manager in legacy from Nov 20 (modern 1.19.0 and mid 1.18.2 never)
+    expect(t.points.map((p) => p.addonsOnLatest)).toEqual([2, 2, 2, 2, 2, 2, 2, 2, 3, 3]);
     expect(t.versions).toEqual(["1.31", "1.32", "1.33", "1.34"]);
-    expect(t.historySince).toBe("2026-11-01");
+    expect(t.baseline).toBe("2026-11-12");
   });
 });

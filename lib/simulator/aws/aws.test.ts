@@ -23,6 +23,7 @@ import { SignatureV4 } from "@smithy/signature-v4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimClock } from "../clock";
 import type { RuntimeInfo } from "../contract";
+import { calendarEntry } from "../../upgrades/eks-calendar";
 import { createFleetModel } from "../fleet/index";
 import { CROSSPLANE_IDENTITY, IdentityStore, STATIC_USER, deriveCredentials } from "./identities";
 import { startAwsServers, verifyEksToken, type AwsServers } from "./index";
@@ -159,6 +160,26 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
           : "UNSUPPORTED";
     };
     for (const v of Object.keys(byVersion)) expect(byVersion[v].versionStatus).toBe(expected(v));
+  });
+
+  it("describes the cluster left on 1.27, past end of extended support, consistently with the calendar", async () => {
+    const spec = model.spokes.find((s) => s.roles.includes("past-extended-support"))!;
+    const { cluster } = await eks(spec.region).send(new DescribeClusterCommand({ name: spec.name }));
+    expect(cluster).toMatchObject({ version: "1.27", status: "ACTIVE", upgradePolicy: { supportType: "EXTENDED" } });
+    // Only when asked for every version does EKS list 1.27, as UNSUPPORTED, with the calendar's dates.
+    const client = eks("us-east-1");
+    const supported = await client.send(new DescribeClusterVersionsCommand({}));
+    expect(supported.clusterVersions!.map((v) => v.clusterVersion)).not.toContain("1.27");
+    const { clusterVersions } = await client.send(new DescribeClusterVersionsCommand({ includeAll: true }));
+    const old = clusterVersions!.find((v) => v.clusterVersion === "1.27")!;
+    const calendar = calendarEntry("1.27")!;
+    expect(old).toMatchObject({
+      versionStatus: "UNSUPPORTED",
+      status: "unsupported",
+      releaseDate: new Date(`${calendar.releaseDate}T00:00:00Z`),
+      endOfStandardSupportDate: new Date(`${calendar.endOfStandardSupport}T00:00:00Z`),
+      endOfExtendedSupportDate: new Date(`${calendar.endOfExtendedSupport}T00:00:00Z`),
+    });
   });
 
   it("raises an Upgrade Insights ERROR for the cluster that still uses APIs removed in the next version", async () => {

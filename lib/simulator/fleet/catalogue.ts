@@ -18,8 +18,22 @@ export interface EksVersionInfo {
   amiRelease: string;
 }
 
-/** Amazon EKS release calendar (dates UTC, from the EKS user guide). */
+/**
+ * Amazon EKS release calendar (dates UTC, from the EKS user guide). 1.27 is long past end of extended
+ * support: the EKS API still describes clusters running it, and lists it as UNSUPPORTED when asked for all
+ * versions (DescribeClusterVersions includeAll); the past-extended-support spoke runs it.
+ */
 export const EKS_VERSIONS: readonly EksVersionInfo[] = [
+  {
+    version: "1.27",
+    releaseDate: day(2023, 5, 24),
+    endOfStandardSupport: day(2024, 7, 24),
+    endOfExtendedSupport: day(2025, 7, 24),
+    patch: "1.27.16",
+    platformVersion: "eks.41",
+    buildSuffix: "2f0b4c7",
+    amiRelease: "20250715",
+  },
   {
     version: "1.28",
     releaseDate: day(2023, 9, 26),
@@ -155,6 +169,7 @@ export const MANAGED_ADDONS: readonly ManagedAddonInfo[] = [
     type: "networking",
     namespace: "kube-system",
     versions: {
+      "1.27": ["v1.10.1-eksbuild.38", "v1.10.1-eksbuild.33"],
       "1.28": ["v1.10.1-eksbuild.38", "v1.10.1-eksbuild.33"],
       "1.29": ["v1.11.4-eksbuild.24", "v1.11.1-eksbuild.16"],
       "1.30": ["v1.11.4-eksbuild.24", "v1.11.3-eksbuild.2"],

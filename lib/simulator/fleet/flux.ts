@@ -251,6 +251,8 @@ export interface HelmChartInput {
   interval: string;
   pulledAt: number;
   generation: number;
+  /** Pulled from an OCI HelmRepository: a source without an index artifact to observe. */
+  ociSource?: boolean;
 }
 
 export function helmChart(input: HelmChartInput): KubeObject {
@@ -283,7 +285,9 @@ export function helmChart(input: HelmChartInput): KubeObject {
       ],
       observedChartName: input.chart,
       observedGeneration: input.generation,
-      observedSourceArtifactRevision: `sha256:${hex(`helm-index:${input.id.seed}:${input.repository}`, 64)}`,
+      ...(input.ociSource
+        ? {}
+        : { observedSourceArtifactRevision: `sha256:${hex(`helm-index:${input.id.seed}:${input.repository}`, 64)}` }),
       url: artifactUrl("helmchart", FLUX_NS, name, `${input.chart}-latest.tgz`),
     },
   };
@@ -426,14 +430,17 @@ export interface HelmReleaseInput {
   lastAttemptedReleaseAction: "install" | "upgrade";
   lastAttemptedGeneration: number;
   failures?: number;
+  installFailures?: number;
   upgradeFailures?: number;
+  /** spec.install.remediation.retries (default 3 here). */
+  installRetries?: number;
   inventory?: { id: string; v: string }[];
 }
 
 export function helmRelease(input: HelmReleaseInput): KubeObject {
   const spec: Record<string, unknown> = {
     interval: input.interval,
-    install: { crds: "CreateReplace", remediation: { retries: 3 } },
+    install: { crds: "CreateReplace", remediation: { retries: input.installRetries ?? 3 } },
     upgrade: {
       crds: "CreateReplace",
       remediation: { retries: input.upgradeRetries ?? 2, remediateLastFailure: false },
@@ -485,6 +492,7 @@ export function helmRelease(input: HelmReleaseInput): KubeObject {
   };
   if (input.source.kind === "HelmRepository") status.helmChart = `${FLUX_NS}/${input.namespace}-${input.name}`;
   if (input.failures) status.failures = input.failures;
+  if (input.installFailures) status.installFailures = input.installFailures;
   if (input.upgradeFailures) status.upgradeFailures = input.upgradeFailures;
   if (input.inventory?.length) status.inventory = { entries: input.inventory };
   return {

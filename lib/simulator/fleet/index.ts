@@ -22,6 +22,8 @@ import { PROVISIONING_CLUSTERS, provisionedSpokeObjects, provisionedSpokeSpecs }
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
 import { DAY, MINUTE, SECOND, TIMELINE, gridPointsIn, tickPhase } from "./timeline";
 import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
+import { HELM_ADDONS } from "./catalogue";
+import { PODINFO_OCI } from "./old-cluster";
 import { controlPlaneAt, gitVersionOf } from "./versions";
 
 export { DISCOVERY_LABEL, connectionSecretOf } from "./hub";
@@ -62,6 +64,12 @@ export interface ScenarioFacts {
   scheduledUpgrade?: { cluster: string; from: string; to: string };
   unreachable?: { cluster: string };
   expiredToken?: { cluster: string };
+  /** On 1.27, a year past end of extended support (old-cluster.ts). */
+  pastExtendedSupport?: { cluster: string; version: string; endOfExtendedSupport: string };
+  /** A HelmRelease whose install failed (nothing deployed), next to installed releases of the chart elsewhere (from 21 objects per spoke). */
+  failedInstall?: { cluster: string; namespace: string; name: string; chart: string };
+  /** A chart pulled from an OCI HelmRepository on one spoke and over HTTPS on the others (from 18 objects per spoke). */
+  dualSourceChart?: { chart: string; ociCluster: string; ociUrl: string; httpsUrl: string };
   /** Crossplane creates two clusters during the run and fails to create a third (hub-side; see provisioning.ts). */
   provisioning: { creating: string; creatingUpjet: string; failing: string; availableAt: Record<string, number> };
   /** The EKS API refuses the collector for this spoke; Crossplane knows its EKS facts and node groups. */
@@ -315,6 +323,17 @@ function scenarioFacts(spokes: SpokeSpec[], provisioned: SpokeSpec[]): Omit<Scen
     facts.nodeGroupSkew = { cluster: at(ROLE_INDEX.nodeGroupSkew)!, controlPlane: "1.34", nodegroup: "batch", nodegroupVersion: "1.32" };
   if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, from: "1.34", to: "1.35" };
   if (at(ROLE_INDEX.unreachable)) facts.unreachable = { cluster: at(ROLE_INDEX.unreachable)! };
+  const old = at(ROLE_INDEX.pastExtendedSupport);
+  if (old) {
+    facts.pastExtendedSupport = { cluster: old, version: "1.27", endOfExtendedSupport: "2025-07-24" };
+    facts.failedInstall = { cluster: old, namespace: "kube-system", name: "metrics-server", chart: "metrics-server" };
+    facts.dualSourceChart = {
+      chart: "podinfo",
+      ociCluster: old,
+      ociUrl: PODINFO_OCI.url,
+      httpsUrl: HELM_ADDONS.find((a) => a.name === "podinfo")!.source.url,
+    };
+  }
   if (at(ROLE_INDEX.expiredToken)) facts.expiredToken = { cluster: at(ROLE_INDEX.expiredToken)! };
   if (at(ROLE_INDEX.hugeMessage)) facts.hugeMessage = { cluster: at(ROLE_INDEX.hugeMessage)!, namespace: "flux-system", name: "tenants" };
   return facts;

@@ -38,6 +38,7 @@ import {
   tickPhase,
   type Commit,
 } from "./timeline";
+import { addonSource, extraInventory, failedInstall, failsToInstall, ociHelmRepository } from "./old-cluster";
 import type { SpokeSpec } from "./topology";
 import { helmStall } from "./helm-stall";
 import { applyNodeScenarios } from "./node-scenarios";
@@ -573,6 +574,11 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
   // --- Helm add-ons ---------------------------------------------------------------------------------
   for (const repo of plan.helmRepositories) {
     const addon = plan.addons.find((a) => a.addon.source.name === repo)!.addon;
+    const source = addonSource(plan.spec, addon);
+    if (source.type === "oci") {
+      out.push(ociHelmRepository(id, source, appliedBy("infra-controllers")));
+      continue;
+    }
     out.push(
       helmRepository({
         id,
@@ -859,6 +865,7 @@ function addonObjects(plan: SpokePlan, choice: AddonChoice, t: number, events: K
         interval: "12h0m0s",
         pulledAt: bumped ? epoch + TIMELINE.helmUpgradeStart - 5 * SECOND : choice.installedAt - 20 * SECOND,
         generation: bumped ? 2 : 1,
+        ociSource: addonSource(spec, addon).type === "oci",
       }),
     );
   }
@@ -923,6 +930,15 @@ function addonObjects(plan: SpokePlan, choice: AddonChoice, t: number, events: K
     events.push(...stall.events);
   }
 
+  let installFailures = 0;
+  let installRetries: number | undefined;
+  let action: "install" | "upgrade" = "upgrade";
+  if (failsToInstall(spec, addon)) {
+    const f = failedInstall(addon, version, appVersion, epoch, gen);
+    ({ conditions, history, lastAttemptedRevision: lastAttempted, failures, installFailures, installRetries } = f);
+    action = "install";
+  }
+
   const dependsOn = (addon.dependsOn ?? [])
     .filter((d) => plan.addons.some((a) => a.addon.name === d))
     .map((d) => ({ name: d, namespace: HELM_ADDONS.find((a) => a.name === d)!.namespace }));
@@ -943,14 +959,17 @@ function addonObjects(plan: SpokePlan, choice: AddonChoice, t: number, events: K
       conditions,
       history,
       lastAttemptedRevision: lastAttempted,
-      lastAttemptedReleaseAction: "upgrade",
+      lastAttemptedReleaseAction: action,
       lastAttemptedGeneration,
       failures,
-      upgradeFailures: failures,
+      installFailures,
+      installRetries,
+      upgradeFailures: action === "upgrade" ? failures : 0,
       inventory: [
         inv(addon.namespace, addon.workload.name, "apps", addon.workload.kind, "v1"),
         inv(addon.namespace, addon.workload.name, "", "ServiceAccount", "v1"),
         inv(addon.namespace, addon.workload.name, "", "Service", "v1"),
+        ...extraInventory(spec, addon),
       ],
     }),
   );

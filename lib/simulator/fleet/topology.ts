@@ -30,6 +30,7 @@ export type ScenarioRole =
   | "scheduled-upgrade"
   | "unreachable"
   | "expired-token"
+  | "past-extended-support"
   /** the collector's identity gets AccessDenied from the EKS API for it; Crossplane still knows its EKS facts */
   | "no-eks-access"
   /** one of its nodes stops reporting (Ready Unknown) for part of the timeline */
@@ -81,6 +82,8 @@ export const ROLE_INDEX = {
   /** the bad-commit spoke reached through its ClusterAuth secret, in an account the collector may not call EKS in */
   noEksAccess: 1,
   scheduledUpgrade: 8,
+  /** on 1.27, past end of extended support; also a release whose install failed and podinfo from OCI (old-cluster.ts) */
+  pastExtendedSupport: 9,
   unreachable: 10,
 } as const;
 
@@ -148,6 +151,10 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
       break;
     case ROLE_INDEX.unreachable:
       roles.push("unreachable");
+      break;
+    case ROLE_INDEX.pastExtendedSupport:
+      roles.push("past-extended-support");
+      version = "1.27";
       break;
     case ROLE_INDEX.expiredToken:
       roles.push("expired-token");

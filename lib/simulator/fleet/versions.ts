@@ -64,7 +64,7 @@ export function controlPlaneAt(spec: SpokeSpec, rel: number): ControlPlaneState 
 }
 
 export function nodegroupPlans(spec: SpokeSpec): NodegroupPlan[] {
-  const legacyAl2 = spec.roles.includes("extended-support");
+  const legacyAl2 = spec.roles.includes("extended-support") || spec.roles.includes("past-extended-support");
   const system: NodegroupPlan = {
     name: "system",
     amiType: legacyAl2 ? "AL2_x86_64" : "AL2023_x86_64_STANDARD",

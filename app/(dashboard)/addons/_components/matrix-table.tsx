@@ -2,8 +2,8 @@
 // the cell is focusable and its details are tied to it with aria-describedby).
 import Link from "next/link";
 import type { MatrixCluster } from "@/lib/db/queries/addons";
-import { objectPath } from "@/lib/fleet/urls";
-import type { MatrixCell, MatrixRow } from "@/lib/upgrades/addon-matrix";
+import { clusterPath, objectPath } from "@/lib/fleet/urls";
+import { cellSummary, type MatrixCell, type MatrixRow } from "@/lib/upgrades/addon-matrix";
 import { StandingBadge } from "@/app/_components/upgrade-badges";
 
 const KIND_LABEL: Record<MatrixRow["kind"], string> = { helm: "Helm", eks: "EKS add-on", flux: "Flux" };
@@ -13,63 +13,77 @@ const BASIS_LABEL = {
   fleet: "newest in the fleet",
 } as const;
 
+/** Where a cell leads: its HelmRelease(s), the cluster's managed add-ons, or the cluster. */
+function cellLinks(row: MatrixRow, cell: MatrixCell): { href: string; text: string }[] {
+  if (row.kind === "helm") {
+    const links = cell.objects.map((o) => ({
+      href: objectPath({ cluster: o.cluster, kind: "HelmRelease", namespace: o.namespace, name: o.name }),
+      text: `HelmRelease ${o.namespace}/${o.name}${o.fromHub ? ` (in ${o.cluster})` : ""}`,
+    }));
+    if (cell.objectCount > cell.objects.length)
+      links.push({ href: clusterPath(cell.cluster), text: `all ${cell.objectCount} on the cluster page` });
+    return links;
+  }
+  if (row.kind === "eks")
+    return [{ href: `/upgrades/${encodeURIComponent(cell.cluster)}#managed`, text: `${row.label} on ${cell.cluster}` }];
+  return [{ href: clusterPath(cell.cluster), text: `Flux on ${cell.cluster}` }];
+}
+
+/** One line of details (a line of text costs a page of 750 cells far less than a list per cell). */
+function tipText(row: MatrixRow, cell: MatrixCell): string {
+  const parts = [
+    ...(row.kind === "helm" ? [`Desired: ${cell.desired ?? "latest (no version in spec)"}`] : []),
+    `Applied (oldest): ${cell.applied ?? "nothing deployed"}`,
+    `Latest: ${cell.latest ?? (row.upstreamError ? `unknown (${row.upstreamError})` : "unknown")}`,
+  ];
+  if (cell.latestAllowed && cell.latest && cell.latestAllowed !== cell.latest) parts.push(`Spec allows: ${cell.latestAllowed}`);
+  if (row.fleetNewest && cell.skewed && row.kind !== "eks") parts.push(`Fleet newest: ${row.fleetNewest}`);
+  return parts.join(" · ");
+}
+
 function Cell({ row, cell, id }: { row: MatrixRow; cell: MatrixCell; id: string }) {
   if (cell.standing === "missing") {
     return (
-      <td
-        className="border-b border-zinc-100 px-2 py-1.5 text-center text-zinc-400 dark:border-zinc-800 dark:text-zinc-600"
-        data-standing="missing"
-      >
+      <td className="mx-missing" data-standing="missing">
         <span aria-hidden="true">—</span>
         <span className="sr-only">not installed</span>
       </td>
     );
   }
-  const tip = `tip-${id}`;
+  const tip = `t${id}`;
+  const links = cellLinks(row, cell);
   return (
     <td
-      className={`border-b border-zinc-100 px-2 py-1.5 align-top dark:border-zinc-800 ${cell.skewed ? "bg-amber-50 dark:bg-amber-950/40" : ""}`}
+      className="mx-cell"
       data-cluster={cell.cluster}
       data-standing={cell.standing}
       data-skewed={cell.skewed ? "true" : undefined}
+      data-applied={cell.applied ?? ""}
     >
-      <div tabIndex={0} aria-describedby={tip} className="group relative rounded focus:outline-2 focus:outline-sky-500">
-        <div className="whitespace-nowrap font-mono text-xs">{cell.applied ?? "?"}</div>
+      <div tabIndex={0} aria-describedby={tip} className="mx-focus">
+        <a href={links[0].href} className="mx-summary">
+          {cellSummary(cell) || "?"}
+        </a>
         <StandingBadge standing={cell.standing} />
-        {cell.skewed ? <span className="ml-1 text-xs font-medium text-amber-800 dark:text-amber-300">skew</span> : null}
-        <div
-          role="tooltip"
-          id={tip}
-          className="invisible absolute left-0 top-full z-20 mt-1 w-72 rounded-md border border-zinc-200 bg-white p-2 text-xs text-zinc-900 shadow-lg group-focus-within:visible group-hover:visible dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-        >
-          <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5">
-            <dt className="text-zinc-500">Desired</dt>
-            <dd className="font-mono">{cell.desired ?? (row.kind === "helm" ? "latest (no version in spec)" : "–")}</dd>
-            <dt className="text-zinc-500">Applied</dt>
-            <dd className="font-mono">{cell.applied ?? "unknown"}</dd>
-            <dt className="text-zinc-500">Latest</dt>
-            <dd className="font-mono">{cell.latest ?? (row.upstreamError ? `unknown (${row.upstreamError})` : "unknown")}</dd>
-            {cell.latestAllowed && cell.latest && cell.latestAllowed !== cell.latest ? (
-              <>
-                <dt className="text-zinc-500">Spec allows</dt>
-                <dd className="font-mono">{cell.latestAllowed}</dd>
-              </>
-            ) : null}
-            {row.fleetNewest && cell.skewed ? (
-              <>
-                <dt className="text-zinc-500">Fleet newest</dt>
-                <dd className="font-mono">{row.fleetNewest}</dd>
-              </>
-            ) : null}
-          </dl>
-          {cell.object ? (
-            <Link
-              className="mt-1 inline-block underline"
-              href={objectPath({ cluster: cell.cluster, kind: "HelmRelease", namespace: cell.object.namespace, name: cell.object.name })}
-            >
-              HelmRelease {cell.object.namespace}/{cell.object.name}
-            </Link>
-          ) : null}
+        {cell.skewed ? <span className="mx-note">{row.kind === "eks" ? "off default" : "skew"}</span> : null}
+        {cell.fromHub ? <span className="mx-note">from hub</span> : null}
+        {cell.otherSources.length ? (
+          <div className="max-w-40 truncate text-xs text-zinc-500" title={cell.otherSources.join(", ")}>
+            from {cell.otherSources.join(", ")}
+          </div>
+        ) : null}
+        <div role="tooltip" id={tip} className="mx-tip">
+          {tipText(row, cell)}
+          {/* One object: the summary already links to it, so its name is enough here (a page holds ~750 cells). */}
+          {links.length === 1 ? (
+            <span className="block">{links[0].text}</span>
+          ) : (
+            links.map((l) => (
+              <a key={l.href + l.text} href={l.href}>
+                {l.text}
+              </a>
+            ))
+          )}
         </div>
       </div>
     </td>
@@ -132,11 +146,12 @@ export function MatrixTable({ rows, groups }: { rows: MatrixRow[]; groups: { gro
                     </span>
                   ) : null}
                 </div>
-                {row.repository ? (
-                  <div className="max-w-64 truncate font-mono text-xs text-zinc-500" title={row.repository}>
-                    {row.repository}
+                {row.sources.map((src) => (
+                  <div key={src.url} className="max-w-64 truncate font-mono text-xs text-zinc-500" title={src.url}>
+                    {src.url}
+                    {row.sources.length > 1 ? ` (${src.installations})` : ""}
                   </div>
-                ) : null}
+                ))}
                 <div className="text-xs text-zinc-600 dark:text-zinc-400">
                   {row.latest ? (
                     <>

@@ -22,11 +22,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 const th = "px-3 py-2 text-left font-medium";
 const td = "px-3 py-2 align-top";
 
-function Findings({ id, title, items, tone }: { id: string; title: string; items: Finding[]; tone: "blocker" | "warning" }) {
+function Findings({ id, title, items, tone }: { id: string; title: string; items: Finding[]; tone: "blocker" | "warning" | "upcoming" }) {
   const box =
     tone === "blocker"
       ? "border-red-300 bg-red-50 dark:border-red-900 dark:bg-red-950/50"
-      : "border-amber-300 bg-amber-50 dark:border-amber-900 dark:bg-amber-950/50";
+      : tone === "warning"
+        ? "border-amber-300 bg-amber-50 dark:border-amber-900 dark:bg-amber-950/50"
+        : "border-zinc-300 bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900";
   return (
     <section aria-labelledby={id} className="mt-6">
       <h2 id={id} className="text-lg font-semibold">
@@ -64,14 +66,21 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
         / {v.name}
       </nav>
       <h1 className="mt-1 text-2xl font-semibold">
-        {v.name}: {r.current ?? "?"} → {r.next ?? "no newer version"}
+        {v.name}: {v.versionLabel} → {r.next ?? (r.current ? "no newer version" : "?")}
       </h1>
       <p className="mt-1 text-sm">
         <Link href={v.url} className="underline">
           Cluster page
         </Link>
-        {v.reachability !== "reachable" ? (
-          <span className="ml-2 text-amber-800 dark:text-amber-300">({v.reachability}: last known state)</span>
+        {v.knowledge.source !== "observed" ? (
+          <span className="ml-2 text-amber-800 dark:text-amber-300" data-testid="knowledge">
+            ({v.knowledge.why}; {v.knowledge.source === "last-known" ? "last known state" : "nothing observed yet"})
+          </span>
+        ) : null}
+        {v.eksFactsNote ? (
+          <span className="ml-2 text-zinc-600 dark:text-zinc-400" data-testid="eks-facts-source">
+            Version {v.eksFactsNote}.
+          </span>
         ) : null}
       </p>
 
@@ -96,20 +105,29 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
           hint={formatDaysFromToday(v.daysToEndOfStandardSupport)}
         />
         <UpgradeStat
+          testId="extended-end"
           label="End of extended support"
           value={v.endOfExtendedSupport?.slice(0, 10) ?? "unknown"}
-          hint={`${formatDaysFromToday(v.daysToEndOfExtendedSupport)}: EKS then upgrades the control plane itself`}
+          hint={
+            v.pastExtendedSupport
+              ? `auto-upgrade due since ${v.endOfExtendedSupport?.slice(0, 10)}: EKS upgrades the control plane itself`
+              : `${formatDaysFromToday(v.daysToEndOfExtendedSupport)}: EKS then upgrades the control plane itself`
+          }
         />
         <UpgradeStat
           testId="cluster-cost"
           label="Extra cost of extended support"
-          value={`${formatUsd(v.monthlyExtendedSupportCostUSD)}/month`}
+          value={v.monthlyExtendedSupportCostUSD == null ? "unknown" : `${formatUsd(v.monthlyExtendedSupportCostUSD)}/month`}
           hint={
-            v.inExtendedSupport
-              ? `${formatUsd(v.monthlyExtendedSupportCostUSD * 12)}/year while it stays`
-              : v.crossesIntoExtendedSoon
-                ? "starts within 90 days"
-                : `support policy: ${v.supportType ?? "EXTENDED (default)"}`
+            v.monthlyExtendedSupportCostUSD == null
+              ? `version unknown: ${v.knowledge.why}`
+              : !v.costKnown
+                ? `estimate from the last known version, not summed with the fleet`
+                : v.inExtendedSupport || v.pastExtendedSupport
+                  ? `${formatUsd(v.monthlyExtendedSupportCostUSD * 12)}/year while it stays`
+                  : v.crossesIntoExtendedSoon
+                    ? "starts within 90 days"
+                    : `support policy: ${v.supportType ?? "EXTENDED (default)"}`
           }
         />
       </dl>
@@ -119,11 +137,16 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
           ? r.ready
             ? `Ready to upgrade to ${r.next}.`
             : `${r.blockers.length} blocker(s) before upgrading to ${r.next}.`
-          : "No newer Kubernetes version is offered."}
+          : r.current
+            ? "No newer Kubernetes version is known (EKS, the calendar and the fleet know none)."
+            : "The cluster's version is not known, so its next upgrade cannot be checked."}
       </p>
 
       <Findings id="blockers" title="Blockers" items={r.blockers} tone="blocker" />
       <Findings id="warnings" title="Warnings" items={r.warnings} tone="warning" />
+      {r.upcoming.length ? (
+        <Findings id="upcoming" title="Upcoming: APIs removed after the next version" items={r.upcoming} tone="upcoming" />
+      ) : null}
 
       {r.checklist.length ? (
         <section aria-labelledby="checklist" className="mt-6">
@@ -217,7 +240,7 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
       </section>
 
       <section aria-labelledby="managed" className="mt-6">
-        <h2 id="managed" className="text-lg font-semibold">
+        <h2 id="managed" className="scroll-mt-4 text-lg font-semibold">
           EKS managed add-ons
         </h2>
         {v.managedAddons.length ? (
@@ -240,6 +263,9 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
                   <th scope="col" className={th}>
                     Runs on {r.next ?? "N+1"}
                   </th>
+                  <th scope="col" className={th}>
+                    What to do
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -257,6 +283,15 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
                       {a.defaultNext ?? "?"} / {a.latestNext ?? "?"}
                     </td>
                     <td className={td}>{a.compatibleWithNext === null ? "unknown" : a.compatibleWithNext ? "yes" : "no"}</td>
+                    <td className={`${td} text-xs`} data-testid="addon-advice">
+                      {a.advice.when === "before"
+                        ? `update to ${a.advice.to} before the control plane (runs on both)`
+                        : a.advice.when === "after"
+                          ? `update after the control plane, to ${a.advice.to}`
+                          : a.advice.when === "none"
+                            ? "nothing to do"
+                            : "unknown: catalog not fetched"}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -269,8 +304,12 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
 
       <section aria-labelledby="removed" className="mt-6">
         <h2 id="removed" className="text-lg font-semibold">
-          Removed APIs in Flux inventories
+          Removed and deprecated APIs in Flux inventories
         </h2>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Every Kustomization and HelmRelease inventory entry on an API version Kubernetes stops serving, with the version that removes it:
+          removals up to {r.next ?? "the next version"} block the upgrade, later ones are upcoming.
+        </p>
         {v.removedApis.length ? (
           <div className="mt-2 overflow-x-auto rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
             <table className="min-w-full text-sm" data-testid="removed-apis">
@@ -284,6 +323,9 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
                   </th>
                   <th scope="col" className={th}>
                     Removed in
+                  </th>
+                  <th scope="col" className={th}>
+                    Stage
                   </th>
                   <th scope="col" className={th}>
                     Use instead
@@ -302,6 +344,15 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
                     </th>
                     <td className={`${td} font-mono text-xs`}>{apiVersionOf(u.group, u.version)}</td>
                     <td className={td}>{u.removed.removedIn}</td>
+                    <td className={td} data-stage={u.stage}>
+                      {u.stage === "removed"
+                        ? "no longer served: blocker"
+                        : u.stage === "next"
+                          ? `blocks ${r.next}`
+                          : u.stage === "upcoming"
+                            ? "upcoming"
+                            : "version unknown"}
+                    </td>
                     <td className={`${td} font-mono text-xs`}>{u.removed.replacement}</td>
                     <td className={td}>
                       <Link href={u.ownerUrl} className="underline">
@@ -314,7 +365,7 @@ export default async function ClusterUpgradePage({ params }: { params: Params })
             </table>
           </div>
         ) : (
-          <p className="mt-1 text-sm">No resource in a Flux inventory uses an API that {r.next ?? "the next version"} no longer serves.</p>
+          <p className="mt-1 text-sm">No resource in a Flux inventory uses a removed or deprecated API.</p>
         )}
       </section>
 

@@ -39,8 +39,11 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
       </nav>
       <h1 className="mt-1 text-2xl font-semibold">Upgrade trends</h1>
       <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-        Each day is rebuilt from the recorded history as it stood at the end of that day (today: now).
-        {t.historySince ? ` History starts ${t.historySince}.` : " No history yet."}
+        Each day is rebuilt from the recorded history as it stood at the end of that day (today: now), counted as /, /addons and /upgrades
+        count now.
+        {t.baseline
+          ? ` The series starts ${t.baseline}${t.baseline > t.from ? ", the day the first cluster was seen" : ""}.`
+          : " No cluster seen yet."}
       </p>
       <div className="mt-4 flex flex-wrap items-end gap-6">
         <form method="get" action="/upgrades/trends" className="flex items-end gap-2" aria-label="Trend range">
@@ -70,14 +73,27 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
       </div>
 
       {today ? (
-        <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="trend-today">
+        <dl className="mt-4 grid grid-cols-2 gap-3 lg:grid-cols-5" data-testid="trend-today">
           {[
-            ["Clusters today", String(today.clusters)],
-            ["In standard support", formatPercent(today.supportedShare)],
-            ["Add-on installations on latest", formatPercent(today.addonLatestShare)],
-            ["Median version lag", today.medianLag == null ? "–" : `${today.medianLag} minor(s)`],
-          ].map(([label, value]) => (
-            <div key={label} className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900">
+            ["Clusters today", String(today.clusters), "trend-clusters"],
+            [
+              `On the newest version${today.newestVersion ? ` (${today.newestVersion})` : ""}`,
+              `${today.onNewest} (${formatPercent(today.onNewestShare)})`,
+              "trend-newest",
+            ],
+            ["In standard support", formatPercent(today.supportedShare), "trend-supported"],
+            [
+              "Add-on installations on latest",
+              `${formatPercent(today.addonLatestShare)} (${today.addonsOnLatest}/${today.addonsWithKnownLatest})`,
+              "trend-addons",
+            ],
+            ["Median version lag", today.medianLag == null ? "–" : `${today.medianLag} minor(s)`, "trend-lag"],
+          ].map(([label, value, testId]) => (
+            <div
+              key={label}
+              data-testid={testId}
+              className="rounded-lg border border-zinc-200 bg-white p-3 dark:border-zinc-800 dark:bg-zinc-900"
+            >
               <dt className="text-xs font-medium text-zinc-600 dark:text-zinc-400">{label}</dt>
               <dd className="mt-1 text-xl font-semibold tabular-nums">{value}</dd>
             </div>
@@ -132,7 +148,7 @@ export default async function TrendsPage({ searchParams }: { searchParams: Searc
                   <td className="px-3 py-1.5">
                     {formatPercent(p.addonLatestShare)}{" "}
                     <span className="text-xs text-zinc-500">
-                      ({p.addonsOnLatest}/{p.addonInstallations})
+                      ({p.addonsOnLatest}/{p.addonsWithKnownLatest})
                     </span>
                   </td>
                   <td className="px-3 py-1.5">{p.medianLag ?? "–"}</td>

@@ -2,7 +2,7 @@
 
 // Trend charts (recharts). The same numbers are in the table the server page renders under them.
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { TrendPoint } from "@/lib/upgrades/timeline";
+import type { TrendPoint } from "@/lib/upgrades/trends";
 
 const PALETTE = ["#7c3aed", "#2563eb", "#0891b2", "#059669", "#65a30d", "#ca8a04", "#ea580c", "#dc2626", "#db2777", "#4b5563"];
 

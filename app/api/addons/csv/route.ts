@@ -2,7 +2,7 @@
 import { authorizeRequest } from "@/lib/auth/guard";
 import { getAddonMatrix, groupClusters } from "@/lib/db/queries/addons";
 import { fromError } from "@/lib/http/response";
-import { atInstant, parseAddonFilters, rowMatches } from "@/lib/upgrades/addon-filters";
+import { atInstant, clusterMatches, parseAddonFilters, rowMatches } from "@/lib/upgrades/addon-filters";
 import { matrixCsv } from "@/lib/upgrades/csv";
 
 export const dynamic = "force-dynamic";
@@ -14,7 +14,11 @@ export async function GET(request: Request) {
     const filters = parseAddonFilters(new URL(request.url).searchParams);
     const now = new Date();
     const view = await getAddonMatrix({ at: atInstant(filters.at, now), now });
-    const clusters = groupClusters(view.clusters, filters.group).flatMap((g) => g.clusters.map((c) => c.name));
+    // Every cluster the filters keep, not only the page of columns shown.
+    const clusters = groupClusters(
+      view.clusters.filter((c) => clusterMatches(c, filters)),
+      filters.group,
+    ).flatMap((g) => g.clusters.map((c) => c.name));
     const csv = matrixCsv(
       view.rows.filter((r) => rowMatches(r, filters)),
       clusters,
