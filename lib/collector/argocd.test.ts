@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "../db/client";
 import { getCluster } from "../db/queries/clusters";
+import { getAddonMatrix } from "../db/queries/addons";
 import { listFailures } from "../db/queries/failures";
 import { parseFailureFilters } from "../fleet/filters";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
@@ -129,5 +130,16 @@ describe("Argo CD failures", () => {
     expect(group.members.map((m) => m.name).sort()).toEqual([...addon].sort());
     // OutOfSync without automated sync is not a failure.
     expect(groups.flatMap((g) => g.members).some((m) => m.name === argo().outOfSyncManual)).toBe(false);
+  });
+});
+
+describe("Argo CD Applications with a Helm source in the add-on matrix", () => {
+  it("shows the chart each add-on Application deployed in its destination cluster's column", async () => {
+    const matrix = await getAddonMatrix();
+    const row = matrix.rows.find((r) => r.kind === "helm" && r.label === "aws-load-balancer-controller")!;
+    expect(row).toBeDefined();
+    const prod = argo().degradedAddon.applications.map((a) => a.replace(/^addon-/, "").replace(/-aws-load-balancer-controller$/, ""));
+    for (const cluster of prod) expect(row.cells[cluster]?.applied, cluster).toBe(argo().degradedAddon.chartVersion);
+    expect(row.cells.hub?.applied ?? null).toBeNull();
   });
 });
