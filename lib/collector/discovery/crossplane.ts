@@ -19,7 +19,7 @@ import { listAll } from "../../kube/list";
 import { obj, type Raw } from "../../kube/raw";
 import type { CrossplaneNodeGroupRecord } from "../../kube/types";
 import type { MergedCluster, SecretReference } from "./candidates";
-import type { SourceProblems } from "./problems";
+import { listServedKind, type SourceProblems } from "./problems";
 
 /** A provisioning resource and the connection secret it publishes (an empty ref when it publishes none). */
 export function crossplaneSecretReference(item: Raw): SecretReference {
@@ -48,15 +48,9 @@ export async function crossplaneSecretReferences(
     }
   }
   const refs: SecretReference[] = [];
+  // A group can be served without one of its kinds (e.g. Upbound's ClusterAuth without Cluster): a 404 is no problem.
   for (const kind of kinds) {
-    const version = servedVersion(served, kind.group, kind.versions);
-    if (!version) continue;
-    try {
-      for (const item of await listAll(hub, `/apis/${kind.group}/${version}/${kind.plural}`)) refs.push(crossplaneSecretReference(item));
-    } catch (err) {
-      // A group can be served without this kind (e.g. Upbound's ClusterAuth without Cluster).
-      if ((err as { status?: number }).status !== 404) problems.failed(`listing ${kind.plural}.${kind.group} in the hub`, err);
-    }
+    for (const item of await listServedKind(hub, served, kind, problems, { absentOk: true })) refs.push(crossplaneSecretReference(item));
   }
   return refs;
 }
@@ -69,13 +63,7 @@ export async function crossplaneNodeGroups(
 ): Promise<CrossplaneNodeGroupRecord[]> {
   const nodeGroups: CrossplaneNodeGroupRecord[] = [];
   for (const kind of NODE_GROUP_KINDS) {
-    const version = servedVersion(served, kind.group, kind.versions);
-    if (!version) continue;
-    try {
-      for (const item of await listAll(hub, `/apis/${kind.group}/${version}/${kind.plural}`)) nodeGroups.push(toCrossplaneNodeGroup(item));
-    } catch (err) {
-      if ((err as { status?: number }).status !== 404) problems.failed(`listing ${kind.plural}.${kind.group} in the hub`, err);
-    }
+    for (const item of await listServedKind(hub, served, kind, problems, { absentOk: true })) nodeGroups.push(toCrossplaneNodeGroup(item));
   }
   return nodeGroups;
 }

@@ -1,13 +1,11 @@
 // Discovery source (a): the hub's Flux Kustomizations and HelmReleases that deploy into spokes through
 // spec.kubeConfig.secretRef.
 import type { KubeClusterClient } from "../../kube/client";
-import { servedVersion } from "../../kube/crossplane";
 import { FLUX_KINDS } from "../../kube/flux";
-import { listAll } from "../../kube/list";
 import { obj, type Raw } from "../../kube/raw";
 import { fluxKubeconfigRef } from "../../kube/crossplane";
 import type { SecretReference } from "./candidates";
-import type { SourceProblems } from "./problems";
+import { listServedKind, type SourceProblems } from "./problems";
 
 /** The connection secret a Flux object deploys through, or null when it applies where it lives. */
 export function fluxSecretReference(item: Raw): SecretReference | null {
@@ -22,15 +20,9 @@ export async function fluxSecretReferences(
 ): Promise<SecretReference[]> {
   const refs: SecretReference[] = [];
   for (const kind of FLUX_KINDS.filter((k) => k.kind === "Kustomization" || k.kind === "HelmRelease")) {
-    const version = servedVersion(served, kind.group, kind.versions);
-    if (!version) continue;
-    try {
-      for (const item of await listAll(hub, `/apis/${kind.group}/${version}/${kind.plural}`)) {
-        const ref = fluxSecretReference(item);
-        if (ref) refs.push(ref);
-      }
-    } catch (err) {
-      problems.failed(`listing ${kind.plural} in the hub`, err);
+    for (const item of await listServedKind(hub, served, kind, problems, { what: `listing ${kind.plural} in the hub` })) {
+      const ref = fluxSecretReference(item);
+      if (ref) refs.push(ref);
     }
   }
   return refs;
