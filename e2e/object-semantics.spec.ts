@@ -111,8 +111,12 @@ test("a drifted HelmRelease shows its drift and DriftDetected Event, and counts 
   await page.goto("/");
   await page.getByTestId("fleet-drifted").getByRole("link").click();
   await expect(page).toHaveURL(/\/failures\?problem=drifted/);
-  const drift = page.locator('[data-testid="failure-group"][data-reason="DriftDetected"]');
+  const drift = page.locator('[data-testid="failure-group"][data-kind="HelmRelease"][data-reason="DriftDetected"]');
   await expect(drift).toHaveCount(1);
+  // Argo CD's OutOfSync with automated sync off is drift too (cluster-policies on the hub), in a group of its own.
+  await expect(
+    page.locator('[data-testid="failure-group"][data-kind="Application"]').locator('a[href$="/cluster-policies"]'),
+  ).toBeVisible();
   await expect(drift.locator(`a[href="${url}"]`)).toBeVisible();
   await expect(page.getByTestId("failures-totals")).toContainText("drifted");
   await shot(page, "drift-filter");

@@ -20,8 +20,8 @@ const { values: args } = parseArgs({
     clusters: { type: "string", default: "12" },
     objects: { type: "string", default: "40" },
     seed: { type: "string", default: "42" },
-    // Spokes only Argo CD's cluster secrets lead to (0 until the collector discovers through them).
-    "argocd-spokes": { type: "string", default: "0" },
+    // Spokes only Argo CD's cluster secrets lead to (the demo shows both engines).
+    "argocd-spokes": { type: "string", default: "3" },
     // Real time by default: timestamps then match the wall clock. Faster speeds play the scenarios
     // sooner, but simulated times run ahead of the clock.
     speed: { type: "string", default: "1" },

@@ -6,7 +6,7 @@ import { ACTION_CHANNEL } from "../db/channels";
 import { clusterReachability } from "../fleet/status";
 import { actionsBlockedReason, type ActionRequest, type ActionResult } from "./types";
 
-/** Flux kind names as the collector stores them, keyed by the lower-case URL form. */
+/** Kind names (Flux's, Argo CD's Application) as the collector stores them, keyed by the lower-case URL form. */
 const KIND_NAMES: Record<string, string> = {
   kustomization: "Kustomization",
   helmrelease: "HelmRelease",
@@ -14,6 +14,7 @@ const KIND_NAMES: Record<string, string> = {
   ocirepository: "OCIRepository",
   helmrepository: "HelmRepository",
   helmchart: "HelmChart",
+  application: "Application",
 };
 
 export function kindName(kind: string): string {

@@ -2,10 +2,23 @@
 import { z } from "zod";
 import type { Reachability } from "../fleet/status";
 
-export const OPERATOR_ACTIONS = ["reconcile", "suspend", "resume"] as const;
+export const OPERATOR_ACTIONS = ["reconcile", "suspend", "resume", "refresh", "sync"] as const;
 export type OperatorActionName = (typeof OPERATOR_ACTIONS)[number];
-/** Kinds that accept the flux CLI patches, lower case as in URLs. */
-export const ACTIONABLE_KINDS = ["kustomization", "helmrelease", "gitrepository", "ocirepository", "helmrepository", "helmchart"] as const;
+/** Kinds that accept the flux CLI patches or the argocd CLI's refresh and sync, lower case as in URLs. */
+export const ACTIONABLE_KINDS = [
+  "kustomization",
+  "helmrelease",
+  "gitrepository",
+  "ocirepository",
+  "helmrepository",
+  "helmchart",
+  "application",
+] as const;
+
+/** What can be asked of each kind: Flux's three actions, Argo CD's refresh and sync for an Application. */
+export function actionsForKind(kind: string): readonly OperatorActionName[] {
+  return kind.toLowerCase() === "application" ? ["refresh", "sync"] : ["reconcile", "suspend", "resume"];
+}
 
 const k8sName = z
   .string()
@@ -29,7 +42,8 @@ export const actionRequestSchema = z
     name: k8sName,
     csrfToken: z.string().min(1).max(200),
   })
-  .strict();
+  .strict()
+  .refine((r) => actionsForKind(r.kind).includes(r.action), { message: "this action does not apply to this kind", path: ["action"] });
 export type ActionRequest = z.infer<typeof actionRequestSchema>;
 
 export interface ActionResult {

@@ -39,6 +39,11 @@ export class AwsCredentials {
   async forCluster(clusterName: string | null, region: string): Promise<{ credentials: AwsCredentialIdentity; roleArn: string | null }> {
     const roleArn = roleFor(this.options.assumeRoles, clusterName, region);
     if (!roleArn) return { credentials: await this.base(), roleArn: null };
+    return { credentials: await this.forRole(roleArn, region), roleArn };
+  }
+
+  /** Credentials of a role named by the cluster's own configuration (an Argo CD awsAuthConfig.roleARN), assumed from our identity. */
+  async forRole(roleArn: string, region: string): Promise<AwsCredentialIdentity> {
     const key = `${region}|${roleArn}`;
     let pending = this.assumed.get(key);
     if (pending) {
@@ -50,7 +55,7 @@ export class AwsCredentials {
       this.assumed.set(key, pending);
       pending.catch(() => this.assumed.delete(key));
     }
-    return { credentials: await pending, roleArn };
+    return pending;
   }
 
   /** A provider the AWS SDK clients accept. */

@@ -4,16 +4,20 @@
 //              (refused, like `flux reconcile`, when the object is suspended)
 //   suspend    {"spec":{"suspend":true}}
 //   resume     {"spec":{"suspend":null}}
+// and for an Argo CD Application what the argocd CLI sends (lib/kube/argocd/actions.ts):
+//   refresh    {"metadata":{"annotations":{"argocd.argoproj.io/refresh":"normal"}}}
+//   sync       the `operation` Argo CD's API server writes (refused while another operation runs)
 // The collector loop calls processOperatorActions(ctx) whenever it hears NOTIFY crows_nest_action and on
 // every tick. Rows are claimed with FOR UPDATE SKIP LOCKED, so with several replicas each action is applied
 // once, by the replica that polls the action's cluster. The result goes into the row, an audit entry and a
 // nudge for an immediate re-poll of the object.
 import type pg from "pg";
-import { FLUX_KINDS, type KindInfo } from "../kube/flux";
+import { refreshPatch, syncPatch } from "../kube/argocd/actions";
+import { COLLECTED_KINDS, type CollectedKindInfo } from "../kube/kinds";
 import type { KubeClusterClient } from "../kube/client";
 import { ClusterRequestError } from "../kube/errors";
 import { logger } from "../logger";
-import { OPERATOR_ACTIONS, type OperatorActionName } from "../actions/types";
+import { actionsForKind, OPERATOR_ACTIONS, type OperatorActionName } from "../actions/types";
 import { NUDGE_CHANNEL } from "../db/channels";
 
 /** A pending action nobody could carry out in this time is failed (the web app waits ~10 s). */
@@ -56,7 +60,7 @@ export function rfc3339Nano(date: Date): string {
 }
 
 /** The exact merge patch the flux CLI sends for this action. */
-export function fluxPatch(action: OperatorActionName, at: Date): Record<string, unknown> {
+export function fluxPatch(action: Exclude<OperatorActionName, "refresh" | "sync">, at: Date): Record<string, unknown> {
   switch (action) {
     case "reconcile":
       return { metadata: { annotations: { "reconcile.fluxcd.io/requestedAt": rfc3339Nano(at) } } };
@@ -67,11 +71,11 @@ export function fluxPatch(action: OperatorActionName, at: Date): Record<string, 
   }
 }
 
-export function kindInfo(kind: string): KindInfo | undefined {
-  return FLUX_KINDS.find((k) => k.kind.toLowerCase() === kind.toLowerCase());
+export function kindInfo(kind: string): CollectedKindInfo | undefined {
+  return COLLECTED_KINDS.find((k) => k.kind.toLowerCase() === kind.toLowerCase());
 }
 
-export function objectPath(info: KindInfo, version: string, namespace: string, name: string): string {
+export function objectPath(info: CollectedKindInfo, version: string, namespace: string, name: string): string {
   const seg = encodeURIComponent;
   return `/apis/${info.group}/${version}/namespaces/${seg(namespace)}/${info.plural}/${seg(name)}`;
 }
@@ -113,11 +117,13 @@ async function applyAction(ctx: OperatorActionContext, db: pg.PoolClient, row: A
   const action = OPERATOR_ACTIONS.find((a) => a === row.action);
   const info = kindInfo(row.kind);
   if (!action) return fail(`unknown action ${row.action}`);
-  if (!info) return fail(`${row.kind} is not a Flux kind Crow's Nest can act on`);
+  if (!info) return fail(`${row.kind} is not a kind Crow's Nest can act on`);
+  if (!actionsForKind(info.kind).includes(action)) return fail(`${action} does not apply to a ${info.kind}`);
   try {
     const version = await servedVersion(db, row, info);
     const path = objectPath(info, version, row.namespace, row.name);
     const client = await ctx.clientFor(row.clusterName);
+    if (action === "refresh" || action === "sync") return await argoAction(client, path, row, action);
     if (action === "reconcile") {
       const current = await client.getJson<{ spec?: { suspend?: boolean } }>(path);
       if (current?.spec?.suspend === true) return fail("resource is suspended: resume it first");
@@ -138,6 +144,26 @@ async function applyAction(ctx: OperatorActionContext, db: pg.PoolClient, row: A
   }
 }
 
+/** Refresh or sync an Argo CD Application: the patch the argocd CLI sends, carried out by the controller. */
+async function argoAction(client: KubeClusterClient, path: string, row: ActionRow, action: "refresh" | "sync"): Promise<ActionOutcome> {
+  if (action === "refresh") {
+    await client.mergePatch(path, refreshPatch("normal"));
+    log.info(
+      { cluster: row.clusterName, kind: row.kind, namespace: row.namespace, name: row.name, action, actor: row.actor },
+      "operator action applied",
+    );
+    return { id: row.id, status: "ok", result: "refresh requested (argocd.argoproj.io/refresh: normal)" };
+  }
+  const sync = syncPatch(await client.getJson(path), { username: row.actorName ?? row.actor });
+  if (!sync.ok) return { id: row.id, status: "error", result: sync.reason };
+  await client.mergePatch(path, sync.patch);
+  log.info(
+    { cluster: row.clusterName, kind: row.kind, namespace: row.namespace, name: row.name, action, actor: row.actor },
+    "operator action applied",
+  );
+  return { id: row.id, status: "ok", result: "sync requested: Argo CD runs the operation" };
+}
+
 function describeClusterError(err: ClusterRequestError): string {
   if (err.status === 403) return `forbidden: the collector's identity may not patch this object (see the RBAC in deploy/)`;
   if (err.status === 404) return "not found in the cluster (deleted?)";
@@ -145,7 +171,7 @@ function describeClusterError(err: ClusterRequestError): string {
 }
 
 /** The API version the collector last saw the object served with, else the newest we know. */
-async function servedVersion(db: pg.PoolClient, row: ActionRow, info: KindInfo): Promise<string> {
+async function servedVersion(db: pg.PoolClient, row: ActionRow, info: CollectedKindInfo): Promise<string> {
   const { rows } = await db.query<{ apiVersion: string }>(
     `SELECT fo."apiVersion" FROM flux_object fo JOIN cluster c ON c.id = fo."clusterId"
       WHERE c.name = $1 AND lower(fo.kind) = lower($2) AND fo.namespace = $3 AND fo.name = $4`,

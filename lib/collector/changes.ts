@@ -4,7 +4,7 @@
 import type { KnownObject, ObjectPlan } from "../db/types";
 import { normaliseMessage } from "../fleet/normalise";
 import { caredFields, contentHash, objectKey, type CaredFields } from "../kube/flux";
-import type { FluxKind, FluxObjectRecord } from "../kube/types";
+import type { CollectedKind, FluxObjectRecord } from "../kube/types";
 
 /** Live objects per kind and stored health: what the fleet overview shows per cluster. */
 export function healthCounts(known: Map<string, KnownObject>): Record<string, Record<string, number>> {
@@ -75,7 +75,7 @@ export function transitionTime(fields: string[], record: FluxObjectRecord, previ
 export function planObjectWrites(
   known: ReadonlyMap<string, KnownObject>,
   current: FluxObjectRecord[],
-  listedKinds: ReadonlySet<FluxKind>,
+  listedKinds: ReadonlySet<CollectedKind>,
   pollTime: string,
   /** The cluster's first poll (nothing stored for it yet): what it holds existed before we looked. */
   firstPoll = known.size === 0,
@@ -132,7 +132,7 @@ export function planObjectWrites(
     if (isChange(fields, cared)) plan.transitions.push({ key, at, change: "changed", fields, previousHealth: before.cared.health, cared });
   }
   for (const [key, before] of known) {
-    if (before.deleted || seen.has(key) || !listedKinds.has(before.kind as FluxKind)) continue;
+    if (before.deleted || seen.has(key) || !listedKinds.has(before.kind as CollectedKind)) continue;
     plan.deletions.push(key);
     plan.transitions.push({
       key,

@@ -8,7 +8,10 @@ import { EksTokenCache, mintEksToken } from "../aws/eks-token";
 import { createClusterClient, type ClientOptions, type KubeClusterClient } from "../kube/client";
 import { ClusterRequestError } from "../kube/errors";
 import { fromParts, kubeconfigFromSecret, KubeconfigError } from "../kube/kubeconfig";
+import { accessProblem, parseArgoClusterSecret } from "../kube/argocd/cluster-secret";
+import { argoKubeconfig } from "../kube/argocd/connection";
 import { VIA_ORDER, type SecretStore } from "./discovery";
+import { secretObject } from "./discovery/secret-store";
 import type { AccessPath } from "../db/types";
 import { oneLine } from "../errors";
 
@@ -35,11 +38,18 @@ export interface ConnectionContext {
   client: ClientOptions;
 }
 
-/** An EKS bearer token for a cluster, from the collector's own AWS identity. */
-async function eksToken(ctx: ConnectionContext, eksName: string, region: string): Promise<string> {
-  if (!ctx.aws) throw new ClusterRequestError("no AWS identity configured for EKS tokens (set EKS_REGIONS or AWS credentials)", "auth");
-  const { credentials, roleArn } = await ctx.aws.forCluster(eksName, region).catch((err: unknown) => {
-    throw new ClusterRequestError(`AWS credentials unavailable: ${oneLine(err)}`, "auth");
+/**
+ * An EKS bearer token for a cluster, from the collector's own AWS identity; `assumeRole` (an Argo CD
+ * awsAuthConfig.roleARN) is assumed first, else the configured EKS_ASSUME_ROLES apply.
+ */
+async function eksToken(ctx: ConnectionContext, eksName: string, region: string, assumeRole: string | null = null): Promise<string> {
+  const aws = ctx.aws;
+  if (!aws) throw new ClusterRequestError("no AWS identity configured for EKS tokens (set EKS_REGIONS or AWS credentials)", "auth");
+  const identity = assumeRole
+    ? aws.forRole(assumeRole, region).then((credentials) => ({ credentials, roleArn: assumeRole }))
+    : aws.forCluster(eksName, region);
+  const { credentials, roleArn } = await identity.catch((err: unknown) => {
+    throw new ClusterRequestError(`AWS credentials unavailable${assumeRole ? ` (assuming ${assumeRole})` : ""}: ${oneLine(err)}`, "auth");
   });
   const key = `${roleArn ?? credentials.accessKeyId}|${region}|${eksName}`;
   const { token } = await ctx.tokens.get(key, () =>
@@ -71,6 +81,12 @@ export async function kubeconfigFor(cluster: ClusterAccess, ctx: ConnectionConte
       });
     }
     if (!path.secretNamespace || !path.secretName) continue;
+    if (path.via === "argocd-secret") {
+      const found = await fromArgoSecret(cluster, path, ctx);
+      if (found instanceof Error) lastError = found;
+      else return found;
+      continue;
+    }
     const secret = await ctx.secrets.get(path.secretNamespace, path.secretName);
     if (!secret) {
       // Crossplane writes it once the cluster exists: usually a cluster still being created (or failing to be).
@@ -97,6 +113,26 @@ export async function kubeconfigFor(cluster: ClusterAccess, ctx: ConnectionConte
     }
   }
   throw lastError ?? new ClusterRequestError("no way to reach this cluster (no connection secret and no EKS access)", "other");
+}
+
+/** The way in an Argo CD cluster secret describes, or why it cannot be used. */
+async function fromArgoSecret(cluster: ClusterAccess, path: AccessPath, ctx: ConnectionContext): Promise<KubeConfig | Error> {
+  const where = `Argo CD cluster secret ${path.secretNamespace}/${path.secretName}`;
+  const secret = await ctx.secrets.get(path.secretNamespace!, path.secretName!);
+  if (!secret) return new ClusterRequestError(`${where} not found`, "other");
+  const parsed = parseArgoClusterSecret(secretObject(secret));
+  if (!parsed.ok) return new ClusterRequestError(`${where}: ${parsed.problem}`, "auth");
+  const { access, inCluster } = parsed.cluster;
+  if (inCluster) return ctx.hubConfig;
+  const problem = accessProblem(access);
+  if (problem) return new ClusterRequestError(problem, "auth");
+  let token: string | undefined;
+  if (access.auth.type === "eks-token") {
+    const region = parsed.cluster.region ?? path.region ?? cluster.region;
+    if (!region) return new ClusterRequestError(`${where}: awsAuthConfig needs the cluster's region (annotation aws_region)`, "auth");
+    token = await eksToken(ctx, access.auth.clusterName, region, access.auth.roleArn);
+  }
+  return argoKubeconfig(cluster.name, access, token);
 }
 
 export async function connectCluster(cluster: ClusterAccess, ctx: ConnectionContext): Promise<KubeClusterClient> {

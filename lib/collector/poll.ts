@@ -1,4 +1,4 @@
-// One poll of one cluster's Kubernetes API: every Flux kind at its served version (paginated), the server
+// One poll of one cluster's Kubernetes API: every collected kind (Flux's, Argo CD's) at its served version (paginated), the server
 // version, node kubelet versions and the FluxReport when the Flux Operator is present. A failed LIST of one
 // kind fails the poll but keeps what the others gave. Events are read after the objects are compared
 // (events.ts), since which ones to keep depends on what changed.
@@ -6,16 +6,16 @@ import type { KubeClusterClient } from "../kube/client";
 import { kubeletVersions, serverVersion, toFluxReport } from "../kube/cluster-info";
 import { preferredVersions, servedVersion } from "../kube/crossplane";
 import { ClusterRequestError } from "../kube/errors";
-import { FLUX_KINDS, toFluxObject } from "../kube/flux";
+import { COLLECTED_KINDS } from "../kube/kinds";
 import { listAll } from "../kube/list";
 import { toNodeRecords } from "../kube/nodes";
 import { configMapData, substitutionSources } from "../kube/substitutions";
-import type { FluxKind, FluxObjectRecord, FluxReportSummary, NodeRecord } from "../kube/types";
+import type { CollectedKind, FluxObjectRecord, FluxReportSummary, NodeRecord } from "../kube/types";
 
 export interface KubePoll {
   records: FluxObjectRecord[];
   /** Kinds whose LIST succeeded (or that the cluster does not serve). */
-  listedKinds: Set<FluxKind>;
+  listedKinds: Set<CollectedKind>;
   kubernetesVersion: string | null;
   kubeletVersions: Record<string, number> | null;
   /** Every node (null when the nodes were not read this time). */
@@ -72,14 +72,14 @@ export async function pollKube(
   const facts = options.clusterFacts !== false;
   const served = await versions.get(cluster, client);
   const warnings: string[] = [];
-  const listedKinds = new Set<FluxKind>();
+  const listedKinds = new Set<CollectedKind>();
   const records: FluxObjectRecord[] = [];
   let error: ClusterRequestError | null = null;
   let kustomizations: unknown[] = [];
 
   const factsOnly = options.factsOnly;
   if (factsOnly) kustomizations = factsOnly.kustomizations;
-  const fluxLists = (factsOnly ? [] : FLUX_KINDS).map(async (kind) => {
+  const fluxLists = (factsOnly ? [] : COLLECTED_KINDS).map(async (kind) => {
     const version = servedVersion(served, kind.group, kind.versions);
     if (!version) {
       // Not installed: nothing of this kind exists, so what we stored is gone.
@@ -88,7 +88,7 @@ export async function pollKube(
     }
     try {
       const items = await listAll(client, `/apis/${kind.group}/${version}/${kind.plural}`, { limit: options.pageSize ?? 500 });
-      for (const item of items) records.push(toFluxObject(kind.kind, item));
+      for (const item of items) records.push(kind.toRecord(item));
       if (kind.kind === "Kustomization") kustomizations = items;
       listedKinds.add(kind.kind);
     } catch (err) {

@@ -23,11 +23,12 @@ import { kubeletVersions } from "../kube/cluster-info";
 import type { KubeClusterClient } from "../kube/client";
 import { servedVersion } from "../kube/crossplane";
 import { ClusterRequestError } from "../kube/errors";
-import { FLUX_KINDS, objectKey, toFluxObject } from "../kube/flux";
+import { objectKey } from "../kube/flux";
+import { COLLECTED_KINDS } from "../kube/kinds";
 import { toKubeEvent } from "../kube/cluster-info";
 import { toNodeRecords } from "../kube/nodes";
 import { isRaw, type Raw, str } from "../kube/raw";
-import type { FluxKind, FluxObjectRecord, KubeEventRecord } from "../kube/types";
+import type { CollectedKind, FluxObjectRecord, KubeEventRecord } from "../kube/types";
 import { createWatchEngine, type Verdict, type WatchEngine, type WatchEvent } from "../kube/watch/engine";
 import { clusterWatchResources } from "../kube/watch/resources";
 import type { KnownObject, KubePollResult } from "../db/types";
@@ -83,7 +84,8 @@ export type SessionMode = "starting" | "watching" | "fallback" | "failed" | "sto
 export const FLUSH_MS = 200;
 /** Normal Events of objects that just changed are read at most this often (they are not watched). */
 const EVENT_POLL_MIN_MS = 5_000;
-const FLUX_KIND_NAMES = new Set<string>(FLUX_KINDS.map((k) => k.kind));
+/** Flux's and Argo CD's kinds, as the poll collects them. */
+const KINDS = new Map(COLLECTED_KINDS.map((k) => [k.kind as string, k]));
 
 export class ClusterSession {
   mode: SessionMode = "starting";
@@ -131,14 +133,14 @@ export class ClusterSession {
       const kubeConfig = await this.ctx.kubeConfig(this.cluster);
       this.client = this.ctx.client(this.cluster, kubeConfig);
       const served = await this.ctx.versions.get(this.cluster.name, this.client);
-      const versions: Partial<Record<FluxKind, string>> = {};
-      for (const k of FLUX_KINDS) versions[k.kind] = servedVersion(served, k.group, k.versions) ?? undefined;
+      const versions: Partial<Record<CollectedKind, string>> = {};
+      for (const k of COLLECTED_KINDS) versions[k.kind] = servedVersion(served, k.group, k.versions) ?? undefined;
       const resources = clusterWatchResources(versions).map((r) => ({
         ...r,
         id: r.kind,
         // What we stored: the first list reports every object (the hash decides what is written) and the
         // ones deleted while nobody watched.
-        known: FLUX_KIND_NAMES.has(r.kind) ? this.storedKeys(r.kind) : undefined,
+        known: KINDS.has(r.kind) ? this.storedKeys(r.kind) : undefined,
       }));
       if (this.stopped) return;
       this.engine = createWatchEngine({
@@ -215,8 +217,8 @@ export class ClusterSession {
       if (event.type === "deleted") return; // an Event expiring in the cluster is kept here
       const e = toKubeEvent(object);
       if (e) this.pendingEvents.set(e.uid, e);
-    } else if (FLUX_KIND_NAMES.has(event.resource)) {
-      const kind = event.resource as FluxKind;
+    } else if (KINDS.has(event.resource)) {
+      const kind = event.resource as CollectedKind;
       if (event.type === "deleted") {
         const metadata = isRaw(object.metadata) ? object.metadata : {};
         const key = objectKey({ kind, namespace: str(metadata.namespace) ?? "", name: str(metadata.name) ?? "" });
@@ -224,7 +226,7 @@ export class ClusterSession {
         this.kustomizations.delete(key);
         if (this.targets.delete(key)) this.targetsDirty = true;
       } else {
-        const record = toFluxObject(kind, object);
+        const record = KINDS.get(kind)!.toRecord(object);
         const key = objectKey(record);
         this.pending.set(key, record);
         if (kind === "Kustomization") {
@@ -325,7 +327,7 @@ export class ClusterSession {
     const keep = events.filter((e) => {
       if (state.events.get(e.uid) === eventSignature(e)) return false;
       if (all) return true; // already chosen by pollEvents
-      if (FLUX_KIND_NAMES.has(e.involvedKind)) return keepFluxEvent(e, state.known.get(this.involvedKey(e)));
+      if (KINDS.has(e.involvedKind)) return keepFluxEvent(e, state.known.get(this.involvedKey(e)));
       if (e.involvedKind === "Node") return keepNodeEvent(e);
       return aboutProvisioner(e, provisioners);
     });
@@ -433,7 +435,7 @@ export class ClusterSession {
     const health = this.engine?.health();
     if (!health) return null;
     for (const r of health.resources) {
-      if (!FLUX_KIND_NAMES.has(r.resource) || r.mode === "not-served" || r.mode === "fallback") continue;
+      if (!KINDS.has(r.resource) || r.mode === "not-served" || r.mode === "fallback") continue;
       const neverListed = r.lastListAt === null;
       const listFailing = (r.mode === "backoff" || r.mode === "listing") && r.lastErrorKind !== null && !r.connected;
       if ((neverListed || listFailing) && r.lastError) return { message: r.lastError, kind: r.lastErrorKind ?? "other" };

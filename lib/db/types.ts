@@ -1,12 +1,27 @@
 // Shapes the collector hands to lib/db/writes: what discovery found, what a poll found, and the write plan
 // for Flux objects. They live here because lib/db never imports lib/collector, while the collector already
 // depends on lib/db.
+import type { GitOpsBridgeFacts } from "../kube/argocd/types";
 import type { CaredFields } from "../kube/flux";
 import type { CrossplaneNodeGroupRecord, FluxObjectRecord, ProvisioningRecord } from "../kube/types";
 import type { CrossplaneEksFacts } from "../fleet/cluster-facts";
 import type { ClusterProvisioning, ProvisionerVerdict } from "../fleet/provisioning";
 
-export type AccessVia = "hub" | "label-secret" | "flux-secret" | "crossplane-secret" | "eks";
+export type AccessVia = "hub" | "label-secret" | "flux-secret" | "crossplane-secret" | "argocd-secret" | "eks";
+
+/** What an Argo CD cluster secret says about its cluster (no credential: the way in is described in words). */
+export interface ArgoAccessFacts {
+  /** Argo CD's name for the cluster (what spec.destination.name refers to). */
+  name: string | null;
+  server: string;
+  /** How Argo CD (and so Crow's Nest) reaches it, in words (accessSummary). */
+  access: string;
+  /** Why Crow's Nest cannot use this way in (an exec plugin it never runs, no credentials), else null. */
+  problem: string | null;
+  warnings: string[];
+  /** GitOps Bridge metadata from the secret's labels and annotations. */
+  gitopsBridge: GitOpsBridgeFacts;
+}
 
 /** One way to reach a cluster. Stored in cluster.accessPaths (never a credential, only where to find one). */
 export interface AccessPath {
@@ -16,6 +31,8 @@ export interface AccessPath {
   key?: string;
   region?: string;
   roleArn?: string;
+  /** Argo CD cluster secrets only: what the secret says (kept with the path, as the secret is its source). */
+  argocd?: ArgoAccessFacts;
 }
 
 export interface DiscoveredCluster {

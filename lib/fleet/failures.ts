@@ -84,6 +84,8 @@ export interface FailureMember extends ObjectRef {
   firstFailedAt: string | null;
   failingForSeconds: number | null;
   rootCause: (ObjectRef & { url: string; health: Health }) | null;
+  /** The cluster a hub object applies to (spec.kubeConfig, an Application's destination), when another one. */
+  appliesTo?: string | null;
 }
 
 export interface GroupFailuresExtra {
@@ -324,6 +326,7 @@ export function groupFailures(
         : null;
     const member: FailureMember = {
       ...refOut(o),
+      ...(o.appliesTo ? { appliesTo: o.appliesTo } : {}),
       problem,
       reason,
       message,
@@ -383,7 +386,8 @@ export function groupFailures(
   const byId = new Map([...groups.values()].map((g) => [g.id, g]));
   for (const g of groups.values()) {
     g.members.sort((a, b) => (b.failingForSeconds ?? -1) - (a.failingForSeconds ?? -1) || cmp(a.cluster, b.cluster) || cmp(a.name, b.name));
-    g.clusterCount = new Set(g.members.map((m) => m.cluster)).size;
+    // The clusters a failure hurts: where each object applies (a hub Application's destination), else where it lives.
+    g.clusterCount = new Set(g.members.map((m) => m.appliesTo ?? m.cluster)).size;
     g.objectCount = g.members.length;
     g.firstFailedAt = g.members.reduce<string | null>((acc, m) => earliest(acc, m.firstFailedAt), null);
     g.longestFailingSeconds = g.members.reduce<number | null>(

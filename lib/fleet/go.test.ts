@@ -173,3 +173,31 @@ describe("the cluster label on-call has", () => {
     expect(clusterNotReadYet(base)).toBeNull();
   });
 });
+
+describe("Argo CD notification fields", () => {
+  const argoPool = [
+    ...pool,
+    c("hub", "Application", "argocd", "addon-prod-eu-1-aws-load-balancer-controller"),
+    c("hub", "ApplicationSet", "argocd", "addons-aws-load-balancer-controller"),
+    c("hub", "Kustomization", "argocd", "addon-prod-eu-1-aws-load-balancer-controller"),
+  ];
+  const names = [...clusters, "hub"];
+
+  it("lands on the Application a notification names by app and app_namespace", () => {
+    const labels = parseGoLabels({ cluster: "hub", app: "addon-prod-eu-1-aws-load-balancer-controller", app_namespace: "argocd" });
+    expect(labels).toMatchObject({ kind: "Application", namespaces: ["argocd"], name: "addon-prod-eu-1-aws-load-balancer-controller" });
+    expect(decideGo(labels, argoPool, names)).toEqual({
+      type: "redirect",
+      url: "/clusters/hub/application/argocd/addon-prod-eu-1-aws-load-balancer-controller",
+    });
+  });
+
+  it("reads Argo CD kind names in any form, and an explicit kind wins over the app field's default", () => {
+    expect(parseGoLabels({ kind: "applications.argoproj.io", name: "x" }).kind).toBe("Application");
+    expect(parseGoLabels({ kind: "appset", name: "x" }).kind).toBe("ApplicationSet");
+    expect(parseGoLabels({ kind: "ApplicationSet", app: "addons-aws-load-balancer-controller" })).toMatchObject({
+      kind: "ApplicationSet",
+      name: "addons-aws-load-balancer-controller",
+    });
+  });
+});

@@ -1,16 +1,17 @@
 // /go: alert labels → the canonical URL. Labels come from kube-state-metrics (gotk_resource_info:
 // customresource_kind, exported_namespace, name), from controller metrics (kind, namespace, name), from
-// Flux events (involvedObject.*) and from Prometheus external labels (cluster). Pure: the caller looks
-// up candidates in the database and this module decides.
+// Flux events (involvedObject.*), from Argo CD notifications (app, app_namespace: an Application) and from
+// Prometheus external labels (cluster). Pure: the caller looks up candidates in the database and this
+// module decides.
 import { parseEksArn } from "./eks-arn";
-import { resolveKind, type FluxKind } from "./kinds";
+import { resolveKind, type ObjectKind } from "./kinds";
 import { clusterPath, objectPath } from "./urls";
 
 export interface GoLabels {
   cluster: string | null;
   /** The kind as given (for messages) and as resolved (null when absent or unknown). */
   kindText: string | null;
-  kind: FluxKind | null;
+  kind: ObjectKind | null;
   /** Namespaces to try, most specific first (exported_namespace before namespace). */
   namespaces: string[];
   name: string | null;
@@ -25,6 +26,10 @@ function entries(params: ParamSource): Array<[string, string]> {
   );
 }
 
+/** Fields an Argo CD notification template fills from `.app.metadata` (see the README's recipe). */
+const ARGO_NAME_KEYS = ["app", "application", "app_name", "argocd_app"];
+const ARGO_NAMESPACE_KEYS = ["app_namespace", "application_namespace", "argocd_app_namespace"];
+
 /** Reads labels in any key case; the first non-empty value of each wins. */
 export function parseGoLabels(params: ParamSource): GoLabels {
   const values = new Map<string, string>();
@@ -37,10 +42,12 @@ export function parseGoLabels(params: ParamSource): GoLabels {
   const kindTexts = ["customresource_kind", "kind", "involvedobject.kind", "resource"]
     .map((k) => values.get(k))
     .filter((v): v is string => !!v);
-  const kind = kindTexts.map((t) => resolveKind(t)).find((k) => k) ?? null;
+  // Argo CD notifications and its metrics name the Application itself (`app`, `app_namespace`, …).
+  const argoName = first(...ARGO_NAME_KEYS);
+  const kind = kindTexts.map((t) => resolveKind(t)).find((k) => k) ?? (argoName && !kindTexts.length ? "Application" : null);
   const namespaces = [
     ...new Set(
-      ["exported_namespace", "involvedobject.namespace", "namespace", "object_namespace"]
+      [...ARGO_NAMESPACE_KEYS, "exported_namespace", "involvedobject.namespace", "namespace", "object_namespace"]
         .map((k) => values.get(k))
         .filter((v): v is string => !!v),
     ),
@@ -50,7 +57,7 @@ export function parseGoLabels(params: ParamSource): GoLabels {
     kindText: kindTexts[0] ?? null,
     kind,
     namespaces,
-    name: first("name", "involvedobject.name", "object_name", "exported_name"),
+    name: argoName ?? first("name", "involvedobject.name", "object_name", "exported_name"),
   };
 }
 
@@ -219,7 +226,7 @@ export function decideGo(labels: GoLabels, pool: GoCandidate[], clusterNames: st
   if (labels.kindText && !labels.kind) {
     return {
       type: "not-found",
-      problem: `"${labels.kindText}" is not a Flux kind Crow's Nest knows.`,
+      problem: `"${labels.kindText}" is not a kind Crow's Nest knows (Flux or Argo CD).`,
       nearest: nearestCandidates({ ...labels }, pool).map(withUrl),
       nearestClusters: [],
     };

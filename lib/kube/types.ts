@@ -12,10 +12,14 @@ export interface Condition {
 
 export const FLUX_KIND_NAMES = ["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"] as const;
 export type FluxKind = (typeof FLUX_KIND_NAMES)[number];
+/** Argo CD kinds stored beside the Flux ones (same table, same history). */
+export const ARGO_KIND_NAMES = ["Application", "ApplicationSet"] as const;
+/** Every kind the collector stores as an object: Flux's and Argo CD's. */
+export type CollectedKind = FluxKind | (typeof ARGO_KIND_NAMES)[number];
 
 /** One Flux object as the collector stores it (current state). */
 export interface FluxObjectRecord {
-  kind: FluxKind;
+  kind: CollectedKind;
   apiVersion: string;
   namespace: string;
   name: string;
@@ -61,6 +65,8 @@ export interface FluxObjectRecord {
   inventory: Array<{ id: string; v: string }> | null;
   history: unknown[] | null;
   spec: Record<string, unknown>;
+  /** Argo CD's specifics of an Application or ApplicationSet (lib/kube/argocd/types.ts); absent for Flux kinds. */
+  details?: Record<string, unknown> | null;
 }
 
 /** A Kubernetes Event kept by the collector: about a Flux object, a Node, or a Crossplane resource on the hub. */

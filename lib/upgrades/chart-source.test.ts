@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseOciUrl, resolveChartSource, sourceKey, type SourceObject } from "./chart-source";
+import { normaliseRepositoryUrl } from "./addon-matrix";
+import { argoChartSource, parseOciUrl, resolveChartSource, sourceKey, type SourceObject } from "./chart-source";
 
 const sources = new Map<string, SourceObject>(
   [
@@ -81,5 +82,21 @@ describe("resolveChartSource", () => {
   it("OCI URLs", () => {
     expect(parseOciUrl("oci://docker.io/bitnamicharts/")).toEqual({ registry: "registry-1.docker.io", repository: "bitnamicharts" });
     expect(parseOciUrl("https://x")).toBeNull();
+  });
+});
+
+describe("argoChartSource", () => {
+  it("reads an Application's Helm repository or OCI registry (with or without oci://) as the chart's upstream", () => {
+    expect(argoChartSource({ chartName: "aws-load-balancer-controller", url: "https://aws.github.io/eks-charts/" })).toEqual({
+      repositoryUrl: normaliseRepositoryUrl("https://aws.github.io/eks-charts/"),
+      chart: "aws-load-balancer-controller",
+      protocol: "http",
+      oci: null,
+      insecure: false,
+    });
+    const oci = argoChartSource({ chartName: "karpenter", url: "public.ecr.aws/karpenter" });
+    expect(oci).toMatchObject({ protocol: "oci", oci: { registry: "public.ecr.aws", repository: "karpenter/karpenter" } });
+    expect(argoChartSource({ chartName: "karpenter", url: "oci://public.ecr.aws/karpenter" })).toEqual(oci);
+    expect(argoChartSource({ chartName: null, url: "https://github.com/acme/gitops" })).toBeNull();
   });
 });

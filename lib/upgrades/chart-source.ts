@@ -48,6 +48,29 @@ export function parseOciUrl(url: string): { registry: string; repository: string
   return { registry, repository: m[2] };
 }
 
+/**
+ * The chart an Argo CD Application with a Helm source installs: its repoURL is the Helm repository itself
+ * (https), or an OCI registry path written with or without `oci://` (Argo CD accepts both), the chart
+ * beside it. Null without a chart.
+ */
+export function argoChartSource(app: { chartName: string | null; url: string | null }): ChartSource | null {
+  if (!app.chartName || !app.url) return null;
+  const url = app.url.trim();
+  if (/^https?:\/\//.test(url)) {
+    return { repositoryUrl: normaliseRepositoryUrl(url), chart: app.chartName, protocol: "http", oci: null, insecure: false };
+  }
+  const ociUrl = url.startsWith("oci://") ? url : `oci://${url}`;
+  const ref = parseOciUrl(ociUrl);
+  if (!ref) return null;
+  return {
+    repositoryUrl: normaliseRepositoryUrl(ociUrl),
+    chart: app.chartName,
+    protocol: "oci",
+    oci: { registry: ref.registry, repository: `${ref.repository}/${app.chartName}` },
+    insecure: false,
+  };
+}
+
 export function resolveChartSource(release: ReleaseRef, sources: ReadonlyMap<string, SourceObject>): ChartSource | null {
   if (!release.chartName || !release.sourceKind || !release.sourceName) return null;
   const source = sources.get(

@@ -153,7 +153,12 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
           </thead>
           <tbody>
             {fleet.clusters.map((c) => (
-              <tr key={c.name} className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800" data-cluster={c.name}>
+              <tr
+                key={c.name}
+                className="border-b border-zinc-100 align-top last:border-0 dark:border-zinc-800"
+                data-cluster={c.name}
+                data-env={c.env ?? ""}
+              >
                 <th scope="row" className="px-3 py-2 font-medium">
                   <Link href={c.url} className="text-sky-700 underline-offset-2 hover:underline dark:text-sky-400">
                     {c.name}

@@ -113,6 +113,7 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
     <li
       id={`group-${group.id}`}
       data-testid="failure-group"
+      data-kind={group.kind}
       data-reason={group.reason}
       data-problem={group.problem}
       data-cluster-count={group.clusterCount}

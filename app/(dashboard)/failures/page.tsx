@@ -7,7 +7,7 @@ import { requirePageSession } from "@/lib/auth/guard";
 import { listFailures } from "@/lib/db/queries/failures";
 import { FAILURE_SORTS } from "@/lib/fleet/failures";
 import { FAILURE_PAGE_MEMBERS, parseFailureFilters, PROBLEMS, toQueryString } from "@/lib/fleet/filters";
-import { FLUX_KINDS, kindSlug } from "@/lib/fleet/kinds";
+import { OBJECT_KINDS, kindSlug } from "@/lib/fleet/kinds";
 import { FailuresLive } from "./failures-live.client";
 
 export const metadata: Metadata = { title: "Failures" };
@@ -57,7 +57,7 @@ export default async function FailuresPage({ searchParams }: { searchParams: Sea
               label: "Kind",
               value: filters.kind ? kindValue : undefined,
               options: [
-                ...FLUX_KINDS.map((k) => ({ value: kindSlug(k), label: k })),
+                ...OBJECT_KINDS.map((k) => ({ value: kindSlug(k), label: k })),
                 { value: "cluster", label: "Cluster (unreachable, Crossplane)" },
               ],
             },

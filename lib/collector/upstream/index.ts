@@ -19,7 +19,14 @@ import { getPrisma } from "../../db/client";
 import { env } from "../../env";
 import { logger as rootLogger, type Logger } from "../../logger";
 import { normaliseRepositoryUrl } from "../../upgrades/addon-matrix";
-import { parseOciUrl, resolveChartSource, sourceKey, type ChartSource, type SourceObject } from "../../upgrades/chart-source";
+import {
+  argoChartSource,
+  parseOciUrl,
+  resolveChartSource,
+  sourceKey,
+  type ChartSource,
+  type SourceObject,
+} from "../../upgrades/chart-source";
 import { newestVersion, sortNewestFirst } from "../../upgrades/versions";
 import { fetchHelmIndex, UpstreamError } from "./helm-index";
 import { chartVersionsFromTags, listOciTags } from "./oci-tags";
@@ -92,9 +99,9 @@ export interface UpstreamRefreshSummary {
 
 const MAX_STORED_VERSIONS = 50;
 
-/** The (repository, chart) pairs the fleet's HelmReleases use, with how to reach each. */
+/** The (repository, chart) pairs the fleet's HelmReleases and Argo CD Applications with a Helm source use, with how to reach each. */
 export async function listChartSourcesInUse(prisma: Prisma): Promise<ChartSource[]> {
-  const [releases, sourceRows] = await Promise.all([
+  const [releases, sourceRows, applications] = await Promise.all([
     prisma.fluxObject.findMany({
       where: { kind: "HelmRelease", deletedAt: null, chartName: { not: null } },
       select: { clusterId: true, namespace: true, chartName: true, sourceKind: true, sourceName: true, sourceNamespace: true },
@@ -103,11 +110,19 @@ export async function listChartSourcesInUse(prisma: Prisma): Promise<ChartSource
       where: { kind: { in: ["HelmRepository", "OCIRepository"] }, deletedAt: null },
       select: { clusterId: true, kind: true, namespace: true, name: true, url: true, spec: true },
     }),
+    prisma.fluxObject.findMany({
+      where: { kind: "Application", deletedAt: null, chartName: { not: null } },
+      select: { chartName: true, url: true },
+    }),
   ]);
   const sources = new Map<string, SourceObject>(sourceRows.map((s) => [sourceKey(s.clusterId, s.kind, s.namespace, s.name), s]));
   const pairs = new Map<string, ChartSource>();
   for (const r of releases) {
     const source = resolveChartSource(r, sources);
+    if (source) pairs.set(`${source.repositoryUrl}#${source.chart}`, source);
+  }
+  for (const app of applications) {
+    const source = argoChartSource(app);
     if (source) pairs.set(`${source.repositoryUrl}#${source.chart}`, source);
   }
   return [...pairs.values()];

@@ -1,7 +1,7 @@
 // One cluster: how it is reached, versions, node groups, objects by kind with health, recent
 // transitions and the substitution variables its Kustomizations use.
 import type { ClusterVersionKnowledge, FactSource } from "../../fleet/cluster-facts";
-import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
+import { OBJECT_KINDS, kindSlug } from "../../fleet/kinds";
 import { helmVersions, type HelmVersions } from "../../fleet/helm-versions";
 import { parseProvisioning } from "../../fleet/provisioning";
 import { entryRevision } from "../../fleet/revisions";
@@ -17,6 +17,7 @@ import {
 } from "../../fleet/status";
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { supportInfo, type SupportInfo } from "../../upgrades/support";
+import { z } from "zod";
 import { obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
 import type {
@@ -40,7 +41,45 @@ export interface AccessPath {
   key: string | null;
   region: string | null;
   roleArn: string | null;
+  /** What an Argo CD cluster secret says about the cluster (null for other ways in). */
+  argocd: ArgoPathFacts | null;
 }
+
+const repoSchema = z
+  .object({ url: z.string().nullable(), basepath: z.string().nullable(), path: z.string().nullable(), revision: z.string().nullable() })
+  .nullable()
+  .catch(null);
+const argoPathSchema = z.object({
+  name: z.string().nullable().catch(null),
+  server: z.string(),
+  access: z.string(),
+  problem: z.string().nullable().catch(null),
+  warnings: z.array(z.string()).catch([]),
+  gitopsBridge: z
+    .object({
+      clusterName: z.string().nullable().catch(null),
+      environment: z.string().nullable().catch(null),
+      region: z.string().nullable().catch(null),
+      accountId: z.string().nullable().catch(null),
+      vpcId: z.string().nullable().catch(null),
+      kubernetesVersion: z.string().nullable().catch(null),
+      addons: z.record(z.string(), z.boolean()).catch({}),
+      addonsRepo: repoSchema,
+      workloadRepo: repoSchema,
+    })
+    .catch({
+      clusterName: null,
+      environment: null,
+      region: null,
+      accountId: null,
+      vpcId: null,
+      kubernetesVersion: null,
+      addons: {},
+      addonsRepo: null,
+      workloadRepo: null,
+    }),
+});
+export type ArgoPathFacts = z.infer<typeof argoPathSchema>;
 
 export interface ClusterObject {
   kind: string;
@@ -234,6 +273,8 @@ function accessPaths(value: unknown): AccessPath[] {
     key: str(p.key),
     region: str(p.region),
     roleArn: str(p.roleArn),
+    // A stored shape we cannot read is shown as absent, never guessed.
+    argocd: p.argocd === undefined ? null : (argoPathSchema.safeParse(p.argocd).data ?? null),
   }));
 }
 
@@ -497,7 +538,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
   ]);
 
   const reachability = reachabilityOf(c);
-  const counts: Record<string, HealthCounts> = Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()]));
+  const counts: Record<string, HealthCounts> = Object.fromEntries(OBJECT_KINDS.map((k) => [kindSlug(k), emptyCounts()]));
   const totals = emptyCounts();
   const live: ClusterObject[] = [];
   const deleted: ClusterDetail["deletedObjects"] = [];
@@ -541,7 +582,7 @@ export async function getCluster(name: string, now = new Date()): Promise<Cluste
     });
   }
   const kindOrder = (k: string) => {
-    const i = (FLUX_KINDS as readonly string[]).indexOf(k);
+    const i = (OBJECT_KINDS as readonly string[]).indexOf(k);
     return i < 0 ? 99 : i;
   };
   live.sort(

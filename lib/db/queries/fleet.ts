@@ -1,7 +1,7 @@
 // Fleet overview: every cluster with reachability, data age, versions and object counts by kind and
 // health. Counts kept per cluster by the collector, with the clock-dependent healths (stale, unclaimed)
 // computed in SQL with the same rules as effectiveHealth.
-import { FLUX_KINDS, kindSlug } from "../../fleet/kinds";
+import { OBJECT_KINDS, kindSlug } from "../../fleet/kinds";
 import type { ClusterVersionKnowledge } from "../../fleet/cluster-facts";
 import { parseProvisioning, type ClusterProvisioning } from "../../fleet/provisioning";
 import { HEALTHS, isReachable, type Health, type Reachability } from "../../fleet/status";
@@ -199,7 +199,7 @@ export async function getFleet(
   for (const r of rows) {
     let entry = byCluster.get(r.clusterId);
     if (!entry) {
-      entry = { counts: Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()])), totals: emptyCounts() };
+      entry = { counts: Object.fromEntries(OBJECT_KINDS.map((k) => [kindSlug(k), emptyCounts()])), totals: emptyCounts() };
       byCluster.set(r.clusterId, entry);
     }
     const slug = kindSlug(r.kind);
@@ -211,7 +211,7 @@ export async function getFleet(
   const all: FleetCluster[] = clusters.rows.map((c) => {
     const reachability = reachabilityOf(c);
     const entry = byCluster.get(c.id) ?? {
-      counts: Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()])),
+      counts: Object.fromEntries(OBJECT_KINDS.map((k) => [kindSlug(k), emptyCounts()])),
       totals: emptyCounts(),
     };
     const version = c.eksVersion ?? c.kubernetesVersion;
@@ -264,7 +264,7 @@ export async function getFleet(
   shown.sort((a, b) => order[a.health] - order[b.health] || a.name.localeCompare(b.name));
 
   const byHealth = emptyCounts();
-  const byKind: Record<string, HealthCounts> = Object.fromEntries(FLUX_KINDS.map((k) => [kindSlug(k), emptyCounts()]));
+  const byKind: Record<string, HealthCounts> = Object.fromEntries(OBJECT_KINDS.map((k) => [kindSlug(k), emptyCounts()]));
   for (const c of shown) {
     for (const h of HEALTHS) byHealth[h] += c.totals[h];
     for (const [slug, hc] of Object.entries(c.counts)) {

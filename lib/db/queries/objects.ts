@@ -4,7 +4,7 @@
 // unreachable cluster.
 import { commitLink, type CommitLink } from "../../fleet/commit-url";
 import { helmVersions, type HelmVersions } from "../../fleet/helm-versions";
-import type { FluxKind } from "../../fleet/kinds";
+import type { ObjectKind } from "../../fleet/kinds";
 import { lastGoodFromStatus } from "../../fleet/last-good";
 import { conditionMessage } from "../../fleet/message";
 import { entryRevision } from "../../fleet/revisions";
@@ -22,12 +22,13 @@ import { clusterPath, objectPath } from "../../fleet/urls";
 import { fluxKubeconfigRef } from "../../kube/crossplane";
 import { num, obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
+import { argoDetailView, type ArgoDetailView } from "./argocd-details";
 import type { AuditEntryRow, ClusterRow, FluxObjectRow, KubeEventRow, WebhookEventRow } from "../rows";
 import { healthOf, iso, parseDependsOn, reachabilityOf, type TransitionListRow } from "./shared";
 
 export interface ObjectRef {
   cluster: string;
-  kind: FluxKind;
+  kind: ObjectKind;
   namespace: string;
   name: string;
 }
@@ -76,7 +77,9 @@ export interface ObjectDetail {
    * A hub object with spec.kubeConfig.secretRef: it lives in `cluster` but applies to the cluster its secret
    * reaches (null cluster when the secret leads to no cluster we know).
    */
-  appliesTo: { cluster: string | null; url: string | null; secret: string } | null;
+  appliesTo: { cluster: string | null; url: string | null; secret: string; through?: string } | null;
+  /** Argo CD's specifics of an Application or ApplicationSet (null for Flux kinds). */
+  argocd: ArgoDetailView | null;
   /** Set when what is shown is not live: the cluster is unreachable or the object was deleted. */
   historical: { reason: "cluster-unreachable" | "deleted"; asOf: string | null } | null;
   object: {
@@ -376,12 +379,13 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
   ].sort((a, b) => b.at.localeCompare(a.at));
 
   const deletedAt = iso(o.deletedAt);
+  const argocd = argoDetailView(o);
   const kubeConfig = fluxKubeconfigRef({ metadata: { namespace: o.namespace }, spec: obj(o.spec) });
   return {
     generatedAt: now.toISOString(),
     ref: {
       cluster: o.clusterName,
-      // The row was selected by this kind, so it is the FluxKind asked for.
+      // The row was selected by this kind, so it is the kind asked for.
       kind: ref.kind,
       namespace: o.namespace,
       name: o.name,
@@ -401,7 +405,15 @@ export async function getObject(ref: ObjectRef, now = new Date()): Promise<Objec
           url: o.targetClusterName ? clusterPath(o.targetClusterName) : null,
           secret: `${kubeConfig.namespace}/${kubeConfig.name}`,
         }
-      : null,
+      : argocd?.kind === "Application" && o.targetClusterName
+        ? {
+            cluster: o.targetClusterName,
+            url: clusterPath(o.targetClusterName),
+            secret: "",
+            through: `spec.destination ${argocd.app.destination.server ?? argocd.app.destination.name ?? ""}`,
+          }
+        : null,
+    argocd,
     historical: deletedAt
       ? { reason: "deleted", asOf: deletedAt }
       : reachability === "unreachable" || reachability === "gone"

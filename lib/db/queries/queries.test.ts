@@ -252,6 +252,7 @@ describe("getCluster", () => {
         key: "kubeconfig",
         region: null,
         roleArn: null,
+        argocd: null,
       },
     ]);
     expect(JSON.stringify(c)).not.toContain("must-not-show");

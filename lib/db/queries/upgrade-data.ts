@@ -4,7 +4,7 @@
 // Web replicas keep one copy per change of the data (changeCache: the collector NOTIFYs when it writes),
 // so every page shows the same moment and no request recomputes what another already did.
 import { upstreamKey, type HelmInstallation, type UpstreamInfo } from "../../upgrades/addon-matrix";
-import { resolveChartSource, sourceKey, type SourceObject } from "../../upgrades/chart-source";
+import { argoChartSource, resolveChartSource, sourceKey, type SourceObject } from "../../upgrades/chart-source";
 import { EKS_CALENDAR } from "../../upgrades/eks-calendar";
 import type { FleetHistory, HistoryCluster, HistoryManagedAddon, HistoryRelease, VersionChange } from "../../upgrades/fleet-history";
 import { toCatalogVersions, type CatalogVersion } from "../../upgrades/managed-addons";
@@ -60,6 +60,8 @@ export interface UpgradeInsightRow {
 }
 
 export interface InventoryUse {
+  /** The cluster holding the object (a hub Application's resources are counted in its destination's column). */
+  holder: string;
   kind: string;
   namespace: string;
   name: string;
@@ -224,17 +226,22 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
           | "sourceNamespace"
           | "firstSeenAt"
           | "deletedAt"
+          | "kind"
+          | "url"
+          | "chartVersion"
         >
       >(
+        // Argo CD Applications with a Helm source count as releases: chart and repository from their primary source.
         `SELECT id, "clusterId", "targetClusterId", namespace, name, "chartName", "deployedChartVersion", "desiredChartVersion", health, "sourceKind", "sourceName",
-                "sourceNamespace", "firstSeenAt", "deletedAt"
-           FROM flux_object WHERE kind = 'HelmRelease' AND ("deletedAt" IS NULL OR "deletedAt" >= $1)`,
+                "sourceNamespace", "firstSeenAt", "deletedAt", kind, url, "chartVersion"
+           FROM flux_object WHERE (kind = 'HelmRelease' OR (kind = 'Application' AND "chartName" IS NOT NULL))
+            AND ("deletedAt" IS NULL OR "deletedAt" >= $1)`,
         [since],
       ),
       pool.query<Pick<FluxObjectTransitionRow, "objectId" | "at" | "change" | "appliedRevision" | "health">>(
         `SELECT t."objectId", t.at, t.change, t."appliedRevision", t.health
            FROM flux_object_transition t JOIN flux_object o ON o.id = t."objectId"
-          WHERE o.kind = 'HelmRelease' AND t.at >= $1 ORDER BY t.at`,
+          WHERE o.kind IN ('HelmRelease', 'Application') AND t.at >= $1 ORDER BY t.at`,
         [since],
       ),
       pool.query<Pick<FluxObjectRow, "clusterId" | "kind" | "namespace" | "name" | "url" | "spec">>(
@@ -277,13 +284,15 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
            FROM upgrade_insight ORDER BY name`,
       ),
       // Only inventory entries whose version appears in the removed-API table: the rest cannot match.
-      pool.query<Pick<FluxObjectRow, "clusterId" | "kind" | "namespace" | "name"> & { id: string; v: string }>(
-        `SELECT o."clusterId", o.kind, o.namespace, o.name, e->>'id' AS id, e->>'v' AS v
+      pool.query<Pick<FluxObjectRow, "clusterId" | "kind" | "namespace" | "name"> & { holderId: number; id: string; v: string }>(
+        // The resources live where the object applies (a hub Application's destination, a spec.kubeConfig spoke).
+        `SELECT COALESCE(o."targetClusterId", o."clusterId") AS "clusterId", o."clusterId" AS "holderId", o.kind, o.namespace, o.name,
+                e->>'id' AS id, e->>'v' AS v
            FROM flux_object o,
                 jsonb_array_elements(CASE WHEN jsonb_typeof(o.inventory) = 'array' THEN o.inventory
                                           WHEN jsonb_typeof(o.inventory->'entries') = 'array' THEN o.inventory->'entries'
                                           ELSE '[]'::jsonb END) e
-          WHERE o."deletedAt" IS NULL AND o.kind IN ('Kustomization', 'HelmRelease') AND e->>'v' = ANY($1)
+          WHERE o."deletedAt" IS NULL AND o.kind IN ('Kustomization', 'HelmRelease', 'Application') AND e->>'v' = ANY($1)
           ORDER BY o.kind, o.namespace, o.name`,
         [REMOVED_VERSIONS],
       ),
@@ -327,7 +336,8 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
   for (const r of releases.rows) {
     const holder = names.get(r.clusterId);
     if (!holder || !r.chartName) continue;
-    const source = resolveChartSource(r, sourceMap);
+    const argo = r.kind === "Application";
+    const source = argo ? argoChartSource(r) : resolveChartSource(r, sourceMap);
     const install = helmInstallation({
       holder,
       target: r.targetClusterId === null ? null : (names.get(r.targetClusterId) ?? null),
@@ -336,7 +346,8 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
       chart: r.chartName,
       repositoryUrl: source?.repositoryUrl ?? null,
       desired: r.desiredChartVersion,
-      deployed: r.deployedChartVersion,
+      // An Application's chart version is the one its last successful sync recorded (status.history): deployed.
+      deployed: argo ? r.chartVersion : r.deployedChartVersion,
       health: r.health,
     });
     historyReleases.push({ ...install, firstSeenAt: r.firstSeenAt, deletedAt: r.deletedAt, transitions: byObject.get(r.id) ?? [] });
@@ -365,7 +376,7 @@ export async function loadUpgradeData(now = new Date()): Promise<UpgradeData> {
   const insightsByCluster = new Map<number, UpgradeInsightRow[]>();
   for (const i of insights.rows) pushTo(insightsByCluster, i.clusterId, { ...i, lastRefreshTime: iso(i.lastRefreshTime) });
   const usesByCluster = new Map<number, InventoryUse[]>();
-  for (const u of uses.rows) pushTo(usesByCluster, u.clusterId, u);
+  for (const { holderId, ...u } of uses.rows) pushTo(usesByCluster, u.clusterId, { ...u, holder: names.get(holderId) ?? "" });
 
   const catalog = new Map(catalogs.rows.map((c) => [`${c.addonName}@${c.kubernetesVersion}`, toCatalogVersions(c.versions)]));
   const versionInfo = new Map<string, ClusterVersionInfo>(versions.rows.map((v) => [v.clusterVersion, v]));

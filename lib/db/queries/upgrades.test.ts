@@ -127,6 +127,16 @@ beforeAll(async () => {
     ],
   });
 
+  // An Argo CD Application held by modern deploys into legacy: its status.resources count in legacy's column.
+  await makeObject(prisma, modern.id, {
+    kind: "Application",
+    apiVersion: "argoproj.io/v1alpha1",
+    namespace: "argocd",
+    name: "legacy-flow-control",
+    targetClusterId: legacy.id,
+    inventory: [{ id: "_argo-tuning_flowcontrol.apiserver.k8s.io_FlowSchema", v: "v1beta3" }],
+  });
+
   for (const c of [legacy, mid, modern]) {
     await makeObject(prisma, c.id, {
       kind: "HelmRepository",
@@ -235,13 +245,20 @@ describe("upgrades overview", () => {
 
   it("per-cluster readiness with the removed API and its owner", async () => {
     const r = (await getClusterReadiness("legacy", now))!;
-    expect(r.removedApis).toHaveLength(1);
-    expect(r.removedApis[0]).toMatchObject({
+    expect(r.removedApis).toHaveLength(2);
+    expect(r.removedApis.find((u) => u.owner.kind === "Kustomization")).toMatchObject({
       kind: "FlowSchema",
       name: "apf-tuning",
       owner: { kind: "Kustomization", namespace: "flux-system", name: "infra" },
       ownerUrl: "/clusters/legacy/kustomization/flux-system/infra",
     });
+    // In legacy's readiness, linked to the Application where it lives.
+    expect(r.removedApis.find((u) => u.owner.kind === "Application")).toMatchObject({
+      kind: "FlowSchema",
+      name: "argo-tuning",
+      ownerUrl: "/clusters/modern/application/argocd/legacy-flow-control",
+    });
+    expect((await getClusterReadiness("modern", now))!.removedApis).toEqual([]);
     expect(r.readiness.checklist[0]).toMatchObject({ done: false });
     expect(r.nodeGroups[0]).toMatchObject({ name: "workers", releaseVersion: "1.31.14-20261104" });
     const mid = (await getClusterReadiness("mid", now))!;

@@ -157,7 +157,7 @@ function clusterFacts(data: UpgradeData, c: UpgradeCluster, now: Date): Facts {
       removedApiUses(inventoryRefs([{ id: r.id, v: r.v }]), version, next).map((u) => ({
         ...u,
         owner: { kind: r.kind, namespace: r.namespace, name: r.name },
-        ownerUrl: objectPath({ cluster: c.name, kind: r.kind, namespace: r.namespace, name: r.name }),
+        ownerUrl: objectPath({ cluster: r.holder || c.name, kind: r.kind, namespace: r.namespace, name: r.name }),
       })),
     )
     .sort((a, b) => compareVersions(a.removed.removedIn, b.removed.removedIn));

@@ -69,7 +69,7 @@ const UPSERT_COLUMNS = `
   "chartVersion" text, "deployedChartVersion" text, "appVersion" text, "desiredChartVersion" text, "helmChartNamespace" text,
   "helmChartName" text, "dependsOn" jsonb, "interval" text,
   "intervalSeconds" int, "lastHandledReconcileAt" text, "lastReconcileAt" timestamp(3), inventory jsonb, history jsonb,
-  spec jsonb, "contentHash" text, "firstFailedAt" timestamp(3), "lastReadyAt" timestamp(3), "lastGoodRevision" text`;
+  spec jsonb, details jsonb, "contentHash" text, "firstFailedAt" timestamp(3), "lastReadyAt" timestamp(3), "lastGoodRevision" text`;
 
 const COLUMN_NAMES = UPSERT_COLUMNS.split(",").map((c) => c.trim().split(/\s+/)[0]);
 const UPDATE_SET = COLUMN_NAMES.filter((c) => !["kind", "namespace", "name"].includes(c))
@@ -102,6 +102,7 @@ export async function writeObjectPlan(
         // A 32 KiB message that Ready and Healthy share is stored once, as readyMessage.
         conditions: conditionsToStore(u.record.conditions, u.record.readyMessage),
         inventory: u.record.inventory,
+        details: u.record.details ?? null,
         contentHash: u.hash,
         firstFailedAt: u.firstFailedAt,
         lastReadyAt: u.lastReadyAt,

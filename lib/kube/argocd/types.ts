@@ -6,7 +6,7 @@ import type { ArgoHealth } from "../../fleet/argocd-status";
 
 export const ARGOCD_GROUP = "argoproj.io";
 export const ARGOCD_VERSION = "v1alpha1";
-export const ARGO_KIND_NAMES = ["Application", "ApplicationSet"] as const;
+import type { ARGO_KIND_NAMES } from "../types";
 export type ArgoKind = (typeof ARGO_KIND_NAMES)[number];
 
 /** Label that makes a Secret an Argo CD cluster secret. */

@@ -13,6 +13,7 @@ import { kindFromSlug } from "@/lib/fleet/kinds";
 import { clusterApiPath } from "@/lib/fleet/urls";
 import { contentVersion } from "@/lib/http/content-version";
 import { readPageParams, routeParam } from "@/lib/http/route-params";
+import { ArgoSecretSection } from "./_sections/argocd-secret-section";
 import { AccessSection } from "./_sections/access-section";
 import { ClusterHeader } from "./_sections/cluster-header";
 import { DeletedSection } from "./_sections/deleted-section";
@@ -54,6 +55,7 @@ export default async function ClusterPage({ params, searchParams }: { params: Pa
       <ReachabilitySection c={c} />
       {crossplaneFirst ? <ProvisioningSection provisioners={c.access.provisioners} /> : null}
       <AccessSection access={c.access} />
+      <ArgoSecretSection paths={c.access.paths} />
       <VersionsSection c={c} />
       {crossplaneFirst ? null : <ProvisioningSection provisioners={c.access.provisioners} />}
       <NodesSection nodes={c.nodes} />

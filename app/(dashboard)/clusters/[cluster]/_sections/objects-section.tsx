@@ -9,7 +9,7 @@ import { MessageExcerpt } from "@/app/_components/message-text";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import { link, Section } from "@/app/_components/triage-section";
 import type { ClusterDetail, ClusterObject } from "@/lib/db/queries/clusters";
-import { FLUX_KINDS, kindSlug, type FluxKind } from "@/lib/fleet/kinds";
+import { OBJECT_KINDS, kindSlug, type ObjectKind } from "@/lib/fleet/kinds";
 import { healthRank } from "@/lib/fleet/status";
 import { Counts } from "../../../_fleet/fleet-live.client";
 import { HealthExtras, RevisionCell } from "./object-state-cells";
@@ -18,13 +18,13 @@ const OBJECTS_PAGE_SIZE = 100;
 
 interface ObjectsView {
   /** Only this kind; null for all. */
-  kind: FluxKind | null;
+  kind: ObjectKind | null;
   /** 1-based page of the table. */
   page: number;
 }
 
 const kindOrder = (k: string) => {
-  const i = (FLUX_KINDS as readonly string[]).indexOf(k);
+  const i = (OBJECT_KINDS as readonly string[]).indexOf(k);
   return i < 0 ? 99 : i;
 };
 
@@ -48,9 +48,9 @@ function viewHref(base: string, view: ObjectsView): string {
 }
 
 function KindFilter({ c, view }: { c: ClusterDetail; view: ObjectsView }) {
-  const kinds = FLUX_KINDS.filter((k) => c.counts[kindSlug(k)] && Object.values(c.counts[kindSlug(k)]).some((n) => n > 0));
+  const kinds = OBJECT_KINDS.filter((k) => c.counts[kindSlug(k)] && Object.values(c.counts[kindSlug(k)]).some((n) => n > 0));
   const total = c.objects.length;
-  const item = (kind: FluxKind | null, label: string, count: number) => {
+  const item = (kind: ObjectKind | null, label: string, count: number) => {
     const current = view.kind === kind;
     return (
       <li key={label} className="flex flex-wrap items-center gap-2">

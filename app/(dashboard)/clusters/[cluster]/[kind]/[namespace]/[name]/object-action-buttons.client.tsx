@@ -1,10 +1,10 @@
 "use client";
 
-// Reconcile now / suspend / resume with an explicit confirmation step and the result shown in place.
+// Reconcile now / suspend / resume (Flux), refresh / sync (an Argo CD Application) with an explicit confirmation step and the result shown in place.
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 
-type Action = "reconcile" | "suspend" | "resume";
+type Action = "reconcile" | "suspend" | "resume" | "refresh" | "sync";
 
 interface Target {
   cluster: string;
@@ -18,12 +18,20 @@ interface Outcome {
   text: string;
 }
 
-const LABEL: Record<Action, string> = { reconcile: "Reconcile now", suspend: "Suspend", resume: "Resume" };
+const LABEL: Record<Action, string> = {
+  reconcile: "Reconcile now",
+  suspend: "Suspend",
+  resume: "Resume",
+  refresh: "Refresh",
+  sync: "Sync",
+};
 
 const EXPLAIN: Record<Action, string> = {
   reconcile: "asks Flux to reconcile it now (sets reconcile.fluxcd.io/requestedAt)",
   suspend: "stops Flux from reconciling it until resumed (spec.suspend: true)",
   resume: "lets Flux reconcile it again (removes spec.suspend)",
+  refresh: "asks Argo CD to compare it with Git now (sets argocd.argoproj.io/refresh: normal)",
+  sync: "asks Argo CD to sync it to its target revision now (the operation argocd app sync writes)",
 };
 
 export function ObjectActionButtons({
@@ -43,7 +51,7 @@ export function ObjectActionButtons({
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [, startTransition] = useTransition();
-  const actions: Action[] = suspended ? ["resume"] : ["reconcile", "suspend"];
+  const actions: Action[] = target.kind === "application" ? ["refresh", "sync"] : suspended ? ["resume"] : ["reconcile", "suspend"];
 
   async function run(action: Action) {
     setBusy(true);

@@ -1,4 +1,4 @@
-// Operator actions for one Flux object (reconcile now, suspend, resume) and its audit trail. Buttons are
+// Operator actions for one object (Flux: reconcile now, suspend, resume; an Argo CD Application: refresh, sync) and its audit trail. Buttons are
 // rendered only for operators and admins while actions are enabled; the API refuses everyone else anyway.
 import { AuditTable } from "@/app/auth/_components/audit-table";
 import { kindName } from "@/lib/actions/request";
@@ -38,7 +38,11 @@ export async function ObjectActions({ cluster, kind, namespace, name, suspended,
         />
       ) : (
         <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-          {!actionable ? "No actions for this object." : "Reconcile, suspend and resume need the operator role."}
+          {!actionable
+            ? "No actions for this object."
+            : kind.toLowerCase() === "application"
+              ? "Refresh and sync need the operator role."
+              : "Reconcile, suspend and resume need the operator role."}
         </p>
       )}
       <h3 className="mt-4 text-sm font-semibold">Audit trail</h3>

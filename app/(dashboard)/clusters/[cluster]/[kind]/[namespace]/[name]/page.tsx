@@ -14,6 +14,7 @@ import { kindFromSlug } from "@/lib/fleet/kinds";
 import { objectApiPath } from "@/lib/fleet/urls";
 import { contentVersion, OBJECT_VOLATILE_KEYS } from "@/lib/http/content-version";
 import { readPageParams, routeParam } from "@/lib/http/route-params";
+import { ArgoSection } from "./_sections/argocd-section";
 import { ChainSection } from "./_sections/chain-section";
 import { DependsSection } from "./_sections/depends-section";
 import { EventsSection } from "./_sections/events-section";
@@ -62,6 +63,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
         blocked={actionsBlockedReason(d.cluster)}
       />
       <StatusSection o={d.object} />
+      <ArgoSection argocd={d.argocd} />
       <SourceSection d={d} />
       <ChainSection d={d} />
       <DependsSection dependsOn={d.dependsOn} />

@@ -51,7 +51,7 @@ function AppliesTo({ d, appliesTo }: { d: ObjectDetail; appliesTo: NonNullable<O
       ) : (
         "a cluster Crow's Nest does not know"
       )}{" "}
-      <span className="text-xs text-zinc-500">(through spec.kubeConfig, secret {appliesTo.secret})</span>
+      <span className="text-xs text-zinc-500">(through {appliesTo.through ?? `spec.kubeConfig, secret ${appliesTo.secret}`})</span>
     </p>
   );
 }

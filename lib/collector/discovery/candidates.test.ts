@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { toProvisioningRecord } from "../kube/crossplane";
-import { candidateFromSecret, mergeCandidates, withCrossplaneFacts, type SecretData } from "./discovery";
+import { toProvisioningRecord } from "../../kube/crossplane";
+import { candidateFromSecret, mergeCandidates } from "./candidates";
+import { withCrossplaneFacts } from "./crossplane";
+import type { SecretData } from "./secret-store";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const kubeconfig = (cluster: string, server: string) =>

@@ -1,0 +1,149 @@
+// One way to one cluster (a candidate) and the merge of every way into one cluster: same EKS ARN, same
+// endpoint, same name, same EKS name in the same region, or the same connection secret.
+import type { AccessPath, AccessVia, DiscoveredCluster } from "../../db/types";
+import { parseEksArn } from "../../fleet/eks-arn";
+import { kubeconfigFromSecret, normaliseEndpoint } from "../../kube/kubeconfig";
+import type { ProvisioningRecord, SecretRef } from "../../kube/types";
+import type { SecretData } from "./secret-store";
+
+/** Annotations a kubeconfig Secret may carry to name its cluster and region. */
+export const NAME_ANNOTATION = "crows-nest.io/cluster-name";
+export const REGION_ANNOTATION = "crows-nest.io/region";
+export const ENV_LABELS = ["crows-nest.io/environment", "crows-nest.io/env", "environment", "env"];
+export const TEAM_LABELS = ["crows-nest.io/team", "team"];
+
+/** Ways in, most preferred first (a connection secret before an exec-free Argo CD secret before the EKS API). */
+export const VIA_ORDER: AccessVia[] = ["hub", "label-secret", "flux-secret", "crossplane-secret", "argocd-secret", "eks"];
+
+/** What Crossplane adds once the ways to one cluster are merged (see withCrossplaneFacts). */
+type CrossplaneParts = "provisioners" | "nodeGroups" | "provisioning" | "desiredVersion" | "crossplaneFacts";
+
+/** One cluster with every way to it, before what Crossplane says about it is added. */
+export type MergedCluster = Omit<DiscoveredCluster, CrossplaneParts> & { provisioners: ProvisioningRecord[] };
+
+/**
+ * One way to one cluster, before the ways to the same cluster are merged. `weakName`: named after its secret
+ * only (a secret without a kubeconfig yet, found through a Flux kubeConfig ref): another way to the same secret
+ * names it better.
+ */
+export type Candidate = Omit<MergedCluster, "role" | "accessPaths"> & { via: AccessVia; path: AccessPath; weakName?: boolean };
+
+/** A connection secret some hub object points at, with what the referrer tells about the cluster behind it. */
+export interface SecretReference {
+  ref: SecretRef;
+  via: AccessVia;
+  provisioner?: ProvisioningRecord;
+  labels: Record<string, string>;
+}
+
+export const pick = (labels: Record<string, string>, keys: string[]) =>
+  keys.map((k) => labels[k]).find((v) => typeof v === "string" && v) ?? null;
+
+/** A candidate cluster from a connection secret (or from the Crossplane resource alone when the secret is missing). */
+export function candidateFromSecret(
+  ref: SecretRef,
+  via: AccessVia,
+  secret: SecretData | undefined,
+  provisioner: ProvisioningRecord | undefined,
+  referrerLabels: Record<string, string>,
+): Candidate | null {
+  let endpoint: string | null = null;
+  let entryName: string | null = null;
+  if (secret) {
+    try {
+      const kc = kubeconfigFromSecret(secret.data, ref);
+      endpoint = kc.server;
+      entryName = kc.key ? kc.clusterEntryName : null;
+    } catch {
+      // A secret with only an endpoint and a CA (no credential): reachable through an EKS token.
+      const e = secret.data.endpoint ?? secret.data["apiserver-endpoint"];
+      endpoint = e ? Buffer.from(e, "base64").toString("utf8") : null;
+    }
+  }
+  const arn = parseEksArn(entryName);
+  const annotated = secret?.annotations[NAME_ANNOTATION] ?? null;
+  const name = annotated ?? arn?.name ?? provisioner?.eksName ?? entryName ?? (secret ? secret.name : null);
+  if (!name) return null;
+  const labels = { ...referrerLabels, ...(secret?.labels ?? {}) };
+  return {
+    name,
+    weakName: name === secret?.name && !annotated && !arn && !provisioner?.eksName && !entryName,
+    via,
+    path: { via, secretNamespace: ref.namespace || undefined, secretName: ref.name || undefined, key: ref.key },
+    endpoint,
+    eksArn: arn?.arn ?? null,
+    eksName: arn?.name ?? provisioner?.eksName ?? null,
+    region: arn?.region ?? secret?.annotations[REGION_ANNOTATION] ?? provisioner?.region ?? null,
+    accountId: arn?.accountId ?? null,
+    env: pick(labels, ENV_LABELS),
+    team: pick(labels, TEAM_LABELS),
+    labels: Object.fromEntries(Object.entries(labels).filter(([k]) => !k.startsWith("kustomize.toolkit") && !k.startsWith("helm.toolkit"))),
+    provisioners: provisioner ? [provisioner] : [],
+  };
+}
+
+/** Merges candidates that are one cluster: same EKS ARN, same endpoint, or same name. */
+export function mergeCandidates(candidates: Candidate[]): MergedCluster[] {
+  const out: MergedCluster[] = [];
+  const weak = new Set<MergedCluster>();
+  // Candidates named only after their secret come last: by then the way that names the cluster is in.
+  const sorted = [...candidates].sort(
+    (a, b) => Number(!!a.weakName) - Number(!!b.weakName) || VIA_ORDER.indexOf(a.via) - VIA_ORDER.indexOf(b.via),
+  );
+  for (const c of sorted) {
+    const endpoint = normaliseEndpoint(c.endpoint);
+    const match = out.find(
+      (o) =>
+        (c.eksArn && o.eksArn === c.eksArn) ||
+        (endpoint && normaliseEndpoint(o.endpoint) === endpoint) ||
+        o.name === c.name ||
+        (c.eksName && o.eksName === c.eksName && (!c.region || !o.region || o.region === c.region)) ||
+        // The same connection secret reached from a Flux kubeConfig ref and from its Crossplane resource.
+        (c.path.secretName &&
+          o.accessPaths.some((p) => p.secretName === c.path.secretName && p.secretNamespace === c.path.secretNamespace)),
+    );
+    if (!match) {
+      out.push({
+        name: c.name,
+        role: c.via === "hub" ? "hub" : "spoke",
+        accessPaths: usable(c.path) ? [c.path] : [],
+        endpoint: c.endpoint,
+        eksArn: c.eksArn,
+        eksName: c.eksName,
+        region: c.region,
+        accountId: c.accountId,
+        env: c.env,
+        team: c.team,
+        labels: c.labels,
+        provisioners: [...c.provisioners],
+      });
+      if (c.weakName) weak.add(out[out.length - 1]);
+      continue;
+    }
+    if (weak.has(match) && !c.weakName) {
+      match.name = c.name;
+      weak.delete(match);
+    }
+    if (usable(c.path) && !match.accessPaths.some((p) => samePath(p, c.path))) match.accessPaths.push(c.path);
+    match.endpoint ??= c.endpoint;
+    match.eksArn ??= c.eksArn;
+    match.eksName ??= c.eksName;
+    match.region ??= c.region;
+    match.accountId ??= c.accountId;
+    match.env ??= c.env;
+    match.team ??= c.team;
+    match.labels = { ...c.labels, ...match.labels };
+    for (const p of c.provisioners) {
+      if (!match.provisioners.some((q) => q.kind === p.kind && q.namespace === p.namespace && q.name === p.name))
+        match.provisioners.push(p);
+    }
+  }
+  // A hub-only secret ref with no secret and no provisioner names nothing useful; the hub keeps its name.
+  return out.filter((c) => c.accessPaths.length > 0);
+}
+
+/** A secret path without a secret (a Crossplane resource that publishes none) leads nowhere. */
+const usable = (p: AccessPath) => p.via === "hub" || p.via === "eks" || !!p.secretName;
+
+const samePath = (a: AccessPath, b: AccessPath) =>
+  a.via === b.via && a.secretNamespace === b.secretNamespace && a.secretName === b.secretName && a.region === b.region;

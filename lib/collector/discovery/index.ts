@@ -1,0 +1,108 @@
+// Fleet discovery: the hub, then spokes through (a) the hub's Flux kubeConfig.secretRef, (b) Crossplane
+// resources' writeConnectionSecretToRef, (c) Secrets carrying the discovery label, (d) EKS ListClusters per
+// configured region, (e) Argo CD cluster secrets. One module per source; one cluster seen through several
+// of them is merged into one (by EKS ARN, endpoint, then name).
+import type { EksApi, EksClusterInfo } from "../../aws/eks";
+import type { DiscoveredCluster } from "../../db/types";
+import type { KubeClusterClient } from "../../kube/client";
+import { preferredVersions } from "../../kube/crossplane";
+import { connectionSecretState } from "../../kube/kubeconfig";
+import type { ConnectionSecretState } from "../../kube/types";
+import { argocdCandidates } from "./argocd-secrets";
+import { candidateFromSecret, mergeCandidates, type Candidate, type MergedCluster } from "./candidates";
+import { crossplaneNodeGroups, crossplaneSecretReferences, withCrossplaneFacts } from "./crossplane";
+import { eksCandidates } from "./eks-api";
+import { fluxSecretReferences } from "./flux-refs";
+import { labelledSecretReferences } from "./labelled-secrets";
+import { SourceProblems } from "./problems";
+import { SecretStore } from "./secret-store";
+
+export { SecretStore } from "./secret-store";
+export { VIA_ORDER } from "./candidates";
+
+export interface DiscoveryInput {
+  hub: KubeClusterClient;
+  hubName: string;
+  secretLabel: string;
+  /** EKS APIs of the configured regions (empty: EKS discovery off). */
+  eks: EksApi[];
+  /** DescribeCluster answers cached across cycles. */
+  describe: (api: EksApi, name: string) => Promise<EksClusterInfo>;
+}
+
+export interface DiscoveryResult {
+  clusters: DiscoveredCluster[];
+  secrets: SecretStore;
+  /** Every source answered: clusters missing from `clusters` really are gone. */
+  complete: boolean;
+  problems: string[];
+  /** EKS facts per cluster name (endpoint and CA for the IRSA path). */
+  eksInfo: Map<string, EksClusterInfo>;
+}
+
+export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryResult> {
+  const { hub } = input;
+  const problems = new SourceProblems();
+  const secrets = new SecretStore(hub);
+  const candidates: Candidate[] = [
+    {
+      name: input.hubName,
+      via: "hub",
+      path: { via: "hub" },
+      endpoint: hub.server,
+      eksArn: null,
+      eksName: null,
+      region: null,
+      accountId: null,
+      env: null,
+      team: null,
+      labels: {},
+      provisioners: [],
+    },
+  ];
+
+  const served = preferredVersions(await hub.getJson(`/apis`));
+  const refs = [
+    ...(await fluxSecretReferences(hub, served, problems)),
+    ...(await crossplaneSecretReferences(hub, served, problems)),
+    ...(await labelledSecretReferences(hub, input.secretLabel, secrets, problems)),
+  ];
+  const nodeGroups = await crossplaneNodeGroups(hub, served, problems);
+
+  // Re-read every referenced secret: one LIST per namespace.
+  for (const namespace of new Set(refs.map((r) => r.ref.namespace).filter(Boolean))) {
+    await secrets.loadNamespace(namespace).catch((err) => problems.failed(`listing secrets in ${namespace}`, err));
+  }
+  // What each referenced secret offers: missing, published empty (Crossplane's first reconcile), or a way in.
+  const secretStates = new Map<string, ConnectionSecretState>();
+  for (const { ref, via, provisioner, labels } of refs) {
+    // get() only calls the API when its namespace could not be listed, which is already noted above.
+    const secret = ref.name ? await secrets.get(ref.namespace, ref.name).catch(() => undefined) : undefined;
+    if (ref.name) secretStates.set(`${ref.namespace}/${ref.name}`, connectionSecretState(secret?.data, ref.key));
+    if (provisioner && ref.name) provisioner.secret = connectionSecretState(secret?.data, ref.key);
+    const candidate = candidateFromSecret(ref, via, secret, provisioner, labels);
+    if (candidate) candidates.push(candidate);
+  }
+
+  candidates.push(...(await argocdCandidates(hub, input.hubName, secrets, problems)));
+  const eks = await eksCandidates(input.eks, input.describe, problems);
+  candidates.push(...eks.candidates);
+
+  const merged = mergeCandidates(candidates);
+  const infoByName = new Map<string, EksClusterInfo>();
+  for (const [key, info] of eks.eksInfo) {
+    const cluster = merged.find((c) => (info.arn && c.eksArn === info.arn) || c.name === key.split("/")[1]);
+    if (cluster) infoByName.set(cluster.name, info);
+  }
+  // A way in that does not wait for Crossplane: a secret holding a kubeconfig, an Argo CD secret we can use, or an EKS endpoint.
+  const reachable = (c: MergedCluster) =>
+    c.accessPaths.some(
+      (p) =>
+        p.via === "hub" ||
+        (p.via === "argocd-secret" && !p.argocd?.problem) ||
+        (p.secretName && secretStates.get(`${p.secretNamespace ?? ""}/${p.secretName}`) === "kubeconfig") ||
+        (p.via === "eks" && !!infoByName.get(c.name)?.endpoint),
+    );
+  const clusters = withCrossplaneFacts(merged, nodeGroups, reachable);
+  return { clusters, secrets, complete: problems.complete, problems: problems.messages, eksInfo: infoByName };
+}
