@@ -9,6 +9,8 @@ import { AwsCredentials } from "../aws/credentials";
 import { describeAwsError, EksApi, type EksClusterInfo } from "../aws/eks";
 import { EksTokenCache } from "../aws/eks-token";
 import { mapLimit } from "../concurrency";
+import { processOperatorActions } from "./actions";
+import { refreshUpstreamVersions } from "./upstream/index";
 import { createClusterClient, releaseAgents } from "../kube/client";
 import { ClusterRequestError } from "../kube/errors";
 import { objectKey } from "../kube/flux";
@@ -94,6 +96,8 @@ export interface CollectorSettings {
   mode?: "watch" | "poll";
   /** Safety-net relist of each watched resource (default 900 s). */
   relistIntervalSeconds?: number;
+  /** Jobs the process runs beside collection (on in the collector process; tests turn on what they test). */
+  jobs?: { operatorActions?: boolean; upstreamVersions?: boolean };
 }
 
 /** Renewed every HEARTBEAT_EVERY_MS while the process runs: a replica silent longer is dead, and its leases free. */
@@ -114,12 +118,6 @@ export interface CycleSummary {
 }
 
 type KubePollRecords = Awaited<ReturnType<typeof pollKube>>["records"];
-
-interface Hooks {
-  processOperatorActions?: (ctx: unknown) => Promise<unknown>;
-  /** Resolves to what it did: `updated` (repository, chart) rows tell the web to recompute. */
-  refreshUpstreamVersions?: (db: pg.Pool, logger: Logger) => Promise<{ updated: number }>;
-}
 
 const HOUR = 3_600_000;
 /** Server version, kubelet versions and FluxReport change with upgrades only: read them every five minutes. */
@@ -166,7 +164,6 @@ export class Collector {
   private heartbeatTimer?: NodeJS.Timeout;
   /** The collection mode written per cluster, so only changes are written. */
   private readonly modesWritten = new Map<number, string>();
-  hooks: Hooks = {};
 
   constructor(
     private readonly db: pg.Pool,
@@ -825,10 +822,9 @@ export class Collector {
       const pruned = await pruneHistory(this.db, new Date(Date.now() - this.settings.retentionDays * 24 * HOUR));
       if (pruned) this.log.info({ rows: pruned }, "pruned history beyond retention");
     }
-    if (this.hooks.refreshUpstreamVersions && Date.now() - this.lastUpstreamAt > HOUR) {
+    if (this.settings.jobs?.upstreamVersions && Date.now() - this.lastUpstreamAt > HOUR) {
       this.lastUpstreamAt = Date.now();
-      written += await this.hooks
-        .refreshUpstreamVersions(this.db, this.log.child({ component: "upstream" }))
+      written += await refreshUpstreamVersions(this.db, this.log.child({ component: "upstream" }))
         .then((summary) => summary.updated)
         .catch((err) => {
           this.log.warn({ error: String(err) }, "upstream chart versions refresh failed");
@@ -876,8 +872,8 @@ export class Collector {
   }
 
   async runOperatorActions(): Promise<void> {
-    if (!this.hooks.processOperatorActions) return;
-    await this.hooks.processOperatorActions({
+    if (!this.settings.jobs?.operatorActions) return;
+    await processOperatorActions({
       pool: this.db,
       replicaId: this.replica,
       // Only actions on clusters this replica polls are claimed here.

@@ -13,7 +13,6 @@ import { loadHubConfig } from "../kube/kubeconfig";
 import { backoffMs } from "../kube/errors";
 import { logger } from "../logger";
 import { Collector } from "./collector";
-import { loadHooks } from "./hooks";
 import { CollectorMetrics } from "./metrics";
 
 const log = logger.child({ component: "collector" });
@@ -55,13 +54,13 @@ async function main(): Promise<void> {
       // One full cycle is a poll: there is no later moment for a watch to deliver anything.
       mode: values.once ? "poll" : settings.COLLECTOR_MODE,
       relistIntervalSeconds: settings.COLLECTOR_RELIST_INTERVAL_SECONDS,
+      jobs: { operatorActions: true, upstreamVersions: true },
       fullCycle: values.once === true,
       retentionDays: settings.RETENTION_DAYS,
     },
     log,
     metrics,
   );
-  collector.hooks = await loadHooks(log);
   log.info({ replica: collector.replica, hub: settings.HUB_NAME, embeddedDatabase: database.embedded }, "collector starting");
 
   const shutdownDatabase = async () => {
