@@ -27,7 +27,19 @@ function ApplicationSection({ app }: { app: ArgoApplicationView }) {
         items={[
           ["Health (Argo CD)", app.healthStatus ?? "not reported"],
           ["Sync", app.syncStatus ?? "not reported"],
-          ["Synced to", app.synced.length ? app.synced.map((s) => <Revision key={s.revision} info={s} />) : "–"],
+          [
+            "Synced to",
+            app.synced.length ? (
+              // One line per source: a multi-source Application syncs a commit and a chart version at once.
+              <span key="s" className="flex flex-col gap-1">
+                {app.synced.map((s) => (
+                  <Revision key={s.revision} info={s} />
+                ))}
+              </span>
+            ) : (
+              "–"
+            ),
+          ],
           [
             "Destination",
             <span key="d">

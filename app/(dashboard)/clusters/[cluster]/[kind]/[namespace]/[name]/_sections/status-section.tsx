@@ -32,7 +32,15 @@ export function StatusSection({ o }: { o: ObjectDetail["object"] }) {
             ["Last reconcile", <RelativeTime key="l" value={o.lastReconcileAt} />],
             ["Interval", o.interval ?? "–"],
             ["Suspended", o.suspended ? "yes" : "no"],
-            ["Generation", o.generation != null ? `${o.observedGeneration ?? "?"} of ${o.generation} observed` : "–"],
+            [
+              "Generation",
+              o.generation == null
+                ? "–"
+                : o.observedGeneration != null
+                  ? `${o.observedGeneration} of ${o.generation} observed`
+                  : // Argo CD writes no observedGeneration (and every status write bumps an Application's generation).
+                    `${o.generation} (the controller reports no observed generation)`,
+            ],
             ["API version", o.apiVersion],
             ["First seen", <RelativeTime key="s" value={o.firstSeenAt} />],
             // Only a ready object is ready since anything; a failing one says since when it fails (above).
