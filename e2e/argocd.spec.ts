@@ -36,6 +36,8 @@ test("a Degraded add-on is one failure group; its Application page leads to the 
   await expect(section).toContainText("Synced");
   await expect(section).toContainText("aws-load-balancer-controller");
   await expect(page.getByTestId("applies-to")).toContainText(destination);
+  // Argo CD writes no observed generation: the page says so instead of "? of N observed".
+  await expect(page.getByText("the controller reports no observed generation")).toBeVisible();
   await page.screenshot({ path: "e2e/artifacts/argocd-application.png", fullPage: true });
 
   await section.getByRole("link", { name: destination, exact: true }).click();
@@ -45,6 +47,16 @@ test("a Degraded add-on is one failure group; its Application page leads to the 
   await expect(secret).toContainText(`argocd/${destination}`);
   await expect(secret).toContainText("an EKS token for cluster");
   await expect(secret).toContainText("aws_load_balancer_controller");
+});
+
+test("the fleet counts Argo CD apps beside Flux objects, where they live", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("columnheader", { name: "Argo CD apps" })).toBeVisible();
+  const hub = page.locator('tr[data-cluster="hub"]');
+  const column = await page.getByRole("columnheader").allTextContents();
+  const argoCell = hub.locator("td").nth(column.indexOf("Argo CD apps") - 1);
+  await expect(argoCell).toContainText("failing");
+  await expect(argoCell).toContainText("ready");
 });
 
 test("a spoke reached only through an exec plugin says why it is not read", async ({ page }) => {

@@ -10,11 +10,20 @@ import type { Fleet, FleetCluster, HealthCounts } from "@/lib/db/queries/fleet";
 import { HEALTHS } from "@/lib/fleet/status";
 import { queryKeys } from "@/lib/query-keys";
 
-const KIND_COLUMNS: Array<{ label: string; slugs: string[] }> = [
+const KIND_COLUMNS: Array<{ label: string; slugs: string[]; onlyWhenPresent?: boolean }> = [
   { label: "Kustomizations", slugs: ["kustomization"] },
   { label: "HelmReleases", slugs: ["helmrelease"] },
   { label: "Sources", slugs: ["gitrepository", "ocirepository", "helmrepository", "helmchart"] },
+  // Counted where they live (usually the hub), like Flux objects that deploy elsewhere; a Flux-only fleet has no such column.
+  { label: "Argo CD apps", slugs: ["application", "applicationset"], onlyWhenPresent: true },
 ];
+
+/** The kind columns this fleet needs: the Argo CD one only when some cluster holds Argo CD objects. */
+function kindColumns(clusters: FleetCluster[]) {
+  return KIND_COLUMNS.filter(
+    (k) => !k.onlyWhenPresent || clusters.some((c) => k.slugs.some((slug) => Object.values(c.counts[slug] ?? {}).some((n) => n > 0))),
+  );
+}
 
 function sum(counts: Record<string, HealthCounts>, slugs: string[]): HealthCounts {
   const out = Object.fromEntries(HEALTHS.map((h) => [h, 0])) as HealthCounts;
@@ -88,6 +97,7 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
     refetchInterval: 15_000,
   });
   const fleet = data ?? initial;
+  const columns = kindColumns(fleet.clusters);
   const s = fleet.summary;
   return (
     <>
@@ -138,7 +148,7 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
               <th scope="col" className="px-3 py-2">
                 Reachability
               </th>
-              {KIND_COLUMNS.map((k) => (
+              {columns.map((k) => (
                 <th key={k.label} scope="col" className="px-3 py-2">
                   {k.label}
                 </th>
@@ -175,7 +185,7 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
                     </span>
                   )}
                 </td>
-                {KIND_COLUMNS.map((k) => (
+                {columns.map((k) => (
                   <td key={k.label} className="px-3 py-2">
                     <Counts counts={sum(c.counts, k.slugs)} />
                   </td>
