@@ -106,6 +106,8 @@ export class ClusterSession {
   private kustomizations = new Map<string, Raw>();
   /** On the hub: objects with spec.kubeConfig (they apply to another cluster). */
   private targets = new Map<string, FluxObjectRecord>();
+  /** How long the last facts read (/version and a few small GETs) took: a watched cluster's latency, read before the first heartbeat. */
+  private latencyMs = 0;
   private targetsDirty = false;
   private flushTimer?: NodeJS.Timeout;
   private chain: Promise<void> = Promise.resolve();
@@ -166,8 +168,8 @@ export class ClusterSession {
       this.started = true;
       await this.enqueue(() => this.flush());
       await this.readFacts(false);
-      this.heartbeat(Date.now() - started);
-      this.timers.push(setInterval(() => this.heartbeat(0), this.ctx.settings.heartbeatMs));
+      this.heartbeat();
+      this.timers.push(setInterval(() => this.heartbeat(), this.ctx.settings.heartbeatMs));
       this.timers.push(setInterval(() => void this.enqueue(() => this.readFacts(false)), this.ctx.settings.factsIntervalMs));
       this.timers.push(setInterval(() => void this.enqueue(() => this.readEks()), this.ctx.settings.eksIntervalMs));
     } catch (err) {
@@ -310,9 +312,9 @@ export class ClusterSession {
     const kubelets = kubeletVersions(items);
     const before = this.kubelets;
     this.kubelets = kubelets;
-    const changes = kubeVersionChanges(this.cluster, this.result(0));
+    const changes = kubeVersionChanges(this.cluster, this.result());
     if (changes.length || JSON.stringify(before) !== JSON.stringify(kubelets)) {
-      await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(0), changes);
+      await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(), changes);
       if (changes.length) this.ctx.changed(this.cluster);
       this.cluster.kubeletVersions = kubelets;
       // A kubelet moved: the control plane and EKS facts probably did too; read them now, not in minutes.
@@ -370,6 +372,7 @@ export class ClusterSession {
       clusterFacts: true,
       factsOnly: { kustomizations: [...this.kustomizations.values()] },
     });
+    this.latencyMs = Date.now() - at.getTime();
     this.facts = {
       kubernetesVersion: poll.kubernetesVersion ?? this.facts?.kubernetesVersion ?? null,
       fluxVersion: fluxVersionOf(poll.fluxReport, poll.fluxNamespaceVersion) ?? this.facts?.fluxVersion ?? null,
@@ -385,8 +388,8 @@ export class ClusterSession {
     });
     await this.writeEvents(kept.events, true);
     if (this.kubelets === null && this.nodes.size) this.kubelets = kubeletVersions([...this.nodes.values()]);
-    const changes = kubeVersionChanges(this.cluster, this.result(0));
-    await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(0), changes);
+    const changes = kubeVersionChanges(this.cluster, this.result());
+    await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(), changes);
     if (changes.length) this.ctx.changed(this.cluster);
     this.cluster.kubernetesVersion = this.facts.kubernetesVersion ?? this.cluster.kubernetesVersion;
     this.cluster.fluxVersion = this.facts.fluxVersion ?? this.cluster.fluxVersion;
@@ -401,11 +404,11 @@ export class ClusterSession {
       .catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "EKS read failed"));
   }
 
-  private result(latencyMs: number): KubePollResult {
+  private result(): KubePollResult {
     const known = this.state?.known ?? new Map<string, KnownObject>();
     return {
       ok: true,
-      latencyMs,
+      latencyMs: this.latencyMs,
       requests: this.client?.requests ?? 0,
       objectCount: [...known.values()].filter((k) => !k.deleted).length,
       kubernetesVersion: this.facts?.kubernetesVersion ?? null,
@@ -418,16 +421,16 @@ export class ClusterSession {
   }
 
   /** This cluster's own success (or failure) on its own schedule. */
-  private heartbeat(latencyMs: number): void {
+  private heartbeat(): void {
     if (this.stopped || this.mode !== "watching") return;
     const failing = this.failingResource();
     if (failing) {
-      void recordPollFailure(this.ctx.db, this.cluster.id, new Date(), failing, latencyMs).catch((err: unknown) =>
+      void recordPollFailure(this.ctx.db, this.cluster.id, new Date(), failing, this.latencyMs).catch((err: unknown) =>
         this.log.warn({ error: oneLine(err) }, "could not record the failure"),
       );
       return;
     }
-    this.ctx.recordSuccess({ clusterId: this.cluster.id, at: new Date(), poll: this.result(latencyMs) });
+    this.ctx.recordSuccess({ clusterId: this.cluster.id, at: new Date(), poll: this.result() });
   }
 
   /** A Flux resource that has not listed since it started failing, if any: the cluster is not readable now. */

@@ -247,6 +247,13 @@ describe("collector in watch mode", () => {
       new RegExp(`crows_nest_collector_cluster_mode\\{cluster="${noWatchCluster}",mode="poll",reason="watch-unsupported: [^"]+"\\} 1`),
     );
     expect(metrics).toMatch(/crows_nest_collector_cluster_mode\{cluster="[^"]+",mode="watch",reason=""\} 1/);
+    // A watched cluster's latency is its last facts read, never a made-up 0: the slow spoke answers in 100 ms.
+    const { rows: slow } = await undisturbed.query<{ latencyMs: number | null; collectionMode: string }>(
+      `SELECT "latencyMs", "collectionMode" FROM cluster WHERE name = $1`,
+      [faultyCluster],
+    );
+    expect(slow[0].collectionMode).toBe("watch");
+    expect(slow[0].latencyMs).toBeGreaterThanOrEqual(100);
   }, 120_000);
 
   it("hands a killed replica's clusters to the other within one lease period", async () => {
