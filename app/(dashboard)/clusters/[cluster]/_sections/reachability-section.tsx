@@ -18,7 +18,7 @@ export function ReachabilitySection({ c }: { c: ClusterDetail }) {
     <Section id="reach" title="Reachability">
       <Facts
         items={[
-          ["Last successful poll", <RelativeTime key="s" value={c.lastSuccessAt} />],
+          ["Last successful read", <RelativeTime key="s" value={c.lastSuccessAt} />],
           ["Last attempt", <RelativeTime key="a" value={c.lastAttemptAt} />],
           [
             "Last error",
