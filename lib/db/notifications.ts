@@ -146,6 +146,7 @@ export function createNotificationListener(options: NotificationListenerOptions 
       client = null;
       live = false;
       c?.removeAllListeners();
+      c?.on("error", () => {});
       await c?.end().catch(() => {});
     },
   };
