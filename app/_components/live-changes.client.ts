@@ -64,6 +64,8 @@ function close() {
   clearTimeout(retryTimer);
   source?.close();
   source = null;
+  // The next live page is rendered fresh: its stream's first opening is not a reopening.
+  everOpened = false;
   setConnected(false);
 }
 
