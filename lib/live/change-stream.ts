@@ -3,8 +3,8 @@
 // cluster names, a LISTEN connection that came back as `event: reconnect` ("*": notifications may have been
 // missed). A comment every `heartbeatMs` keeps proxies from closing an idle stream; `retry:` tells the
 // browser how soon to reconnect. A stream holds one subscription and one timer, released when the client
-// goes away (abort or cancel), and at most `maxStreams` are open at once per replica: past that the page is
-// answered 503 and keeps polling.
+// goes away (abort or cancel) or the server shuts down, and at most `maxStreams` are open at once per
+// replica: past that the page is answered 503 and keeps polling.
 import { CHANGE_CHANNEL } from "../db/channels";
 import type { NotificationListener } from "../db/notifications";
 import { ANY_CLUSTER, clustersOfPayload, sseEvent } from "./changes";
@@ -17,13 +17,30 @@ export interface ChangeStreamOptions {
   channel?: string;
 }
 
-let open = 0;
+const releases = new Set<() => void>();
 
 /** Streams open in this process now. */
-export const openChangeStreams = () => open;
+export const openChangeStreams = () => releases.size;
+
+/**
+ * Ends every open stream. A server shutting down (SIGTERM, a rolling update) waits for open responses; a
+ * stream never ends by itself, so it is ended here and the browser reconnects, to another replica.
+ */
+export function closeAllChangeStreams(): void {
+  for (const release of [...releases]) release();
+}
+
+let signalsHooked = false;
+function closeOnShutdown() {
+  // Only inside the Next.js server, whose own handlers exit after this; elsewhere a listener would keep the
+  // process from exiting on the signal.
+  if (signalsHooked || !process.env.NEXT_RUNTIME) return;
+  signalsHooked = true;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, closeAllChangeStreams);
+}
 
 export function changeStreamResponse(signal: AbortSignal, options: ChangeStreamOptions): Response {
-  if (open >= options.maxStreams) {
+  if (releases.size >= options.maxStreams) {
     return Response.json(
       { error: { code: "too_many_streams", message: `this server keeps ${options.maxStreams} change streams open at most; poll instead` } },
       { status: 503, headers: { "retry-after": "60" } },
@@ -34,7 +51,7 @@ export function changeStreamResponse(signal: AbortSignal, options: ChangeStreamO
   let release = () => {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      open++;
+      closeOnShutdown();
       let done = false;
       const send = (text: string) => {
         if (done) return;
@@ -53,7 +70,7 @@ export function changeStreamResponse(signal: AbortSignal, options: ChangeStreamO
       release = () => {
         if (done) return;
         done = true;
-        open--;
+        releases.delete(release);
         clearInterval(heartbeat);
         offChange();
         offReconnect();
@@ -64,6 +81,7 @@ export function changeStreamResponse(signal: AbortSignal, options: ChangeStreamO
           // already closed or cancelled
         }
       };
+      releases.add(release);
       const onAbort = () => release();
       if (signal.aborted) return release();
       signal.addEventListener("abort", onAbort);

@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { CHANGE_CHANNEL } from "@/lib/db/channels";
 import { createNotificationListener, notificationListener } from "@/lib/db/notifications";
-import { changeStreamResponse, openChangeStreams } from "@/lib/live/change-stream";
+import { changeStreamResponse, closeAllChangeStreams, openChangeStreams } from "@/lib/live/change-stream";
 import { useTestDatabase } from "@/lib/testing/db";
 import { GET } from "./route";
 
@@ -82,6 +82,23 @@ describe("GET /api/changes/stream", () => {
       await body.cancel(); // the browser went away without an abort signal
       await until("the stream released", () => openChangeStreams() === 0);
       expect(listener.handlerCount()).toBe(0);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it("ends every open stream when the server shuts down, so it can stop", async () => {
+    const listener = createNotificationListener({ connectionString: db.url() });
+    try {
+      const bodies = [1, 2].map(() => changeStreamResponse(new AbortController().signal, { listener, maxStreams: 10 }).body!.getReader());
+      expect(openChangeStreams()).toBe(2);
+      closeAllChangeStreams();
+      expect(openChangeStreams()).toBe(0);
+      expect(listener.handlerCount()).toBe(0);
+      for (const body of bodies) {
+        let done = false;
+        while (!done) done = (await body.read()).done;
+      }
     } finally {
       await listener.close();
     }
