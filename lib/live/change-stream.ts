@@ -30,16 +30,29 @@ export function closeAllChangeStreams(): void {
   for (const release of [...releases]) release();
 }
 
+/** Set on shutdown: the browser would reopen its stream on the same keep-alive connection and hold the server up again. */
+let shuttingDown = false;
+
 let signalsHooked = false;
 function closeOnShutdown() {
   // Only inside the Next.js server, whose own handlers exit after this; elsewhere a listener would keep the
   // process from exiting on the signal.
   if (signalsHooked || !process.env.NEXT_RUNTIME) return;
   signalsHooked = true;
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, closeAllChangeStreams);
+  for (const signal of ["SIGTERM", "SIGINT"] as const)
+    process.once(signal, () => {
+      shuttingDown = true;
+      closeAllChangeStreams();
+    });
 }
 
 export function changeStreamResponse(signal: AbortSignal, options: ChangeStreamOptions): Response {
+  if (shuttingDown) {
+    return Response.json(
+      { error: { code: "shutting_down", message: "this server is stopping; poll or reconnect to another" } },
+      { status: 503, headers: { "retry-after": "5", connection: "close" } },
+    );
+  }
   if (releases.size >= options.maxStreams) {
     return Response.json(
       { error: { code: "too_many_streams", message: `this server keeps ${options.maxStreams} change streams open at most; poll instead` } },
