@@ -107,6 +107,10 @@ const schema = z.object({
   /** Accept unsigned `generic` webhooks (off unless explicitly allowed). */
   WEBHOOK_ALLOW_GENERIC: bool(false),
   WEBHOOK_MAX_BODY_BYTES: int(65_536, 1024),
+
+  // --- live pages ---
+  /** Change streams (Server-Sent Events) one web replica keeps open at once; past it pages poll instead (0: off). */
+  LIVE_STREAMS_MAX: int(500, 0, 100_000),
 });
 
 export type Env = z.infer<typeof schema>;

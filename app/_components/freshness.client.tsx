@@ -1,14 +1,21 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "./fetch-json";
 import type { Freshness } from "@/lib/db/queries/freshness";
+import { useLiveChanges } from "./live-changes.client";
 import { queryKeys } from "@/lib/query-keys";
 import { RelativeTime } from "./relative-time.client";
 import { useNow } from "./use-now.client";
 
 /** "Data from 40 s ago · 11/12 clusters reachable", kept current while the page is open. */
 export function FreshnessBadge({ initial }: { initial: Freshness }) {
+  // Every write moves the data's age: keep it in step with the sections the stream refreshes.
+  const queryClient = useQueryClient();
+  useLiveChanges(
+    () => true,
+    () => void queryClient.refetchQueries({ queryKey: queryKeys.freshness() }),
+  );
   const { data, isError } = useQuery({
     queryKey: queryKeys.freshness(),
     queryFn: () => fetchJson<Freshness>("/api/freshness", "freshness"),

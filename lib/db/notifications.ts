@@ -24,6 +24,8 @@ export interface NotificationListener {
   onReconnect(handler: () => void): () => void;
   /** True while LISTEN is in place on a live connection. */
   listening(): boolean;
+  /** Handlers subscribed now (channel and reconnect ones): a subscriber that went away must not stay counted. */
+  handlerCount(): number;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,8 @@ export function createNotificationListener(options: NotificationListenerOptions 
     const c = client;
     client = null;
     c?.removeAllListeners();
+    // pg may still emit an error for the dead connection: unheard, it would crash the process.
+    c?.on("error", () => {});
     c?.end().catch(() => {});
     if (!closed) {
       log.warn({ error: err ? oneLine(err) : "connection ended" }, "LISTEN connection lost; reconnecting");
@@ -133,6 +137,7 @@ export function createNotificationListener(options: NotificationListenerOptions 
       return () => reconnectHandlers.delete(handler);
     },
     listening: () => live,
+    handlerCount: () => [...handlers.values()].reduce((n, set) => n + set.size, reconnectHandlers.size),
     async close() {
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
@@ -141,6 +146,7 @@ export function createNotificationListener(options: NotificationListenerOptions 
       client = null;
       live = false;
       c?.removeAllListeners();
+      c?.on("error", () => {});
       await c?.end().catch(() => {});
     },
   };

@@ -1,13 +1,15 @@
 "use client";
 
-// The fleet table, refreshed every 15 s from /api/fleet with the page's filters.
-import { useQuery } from "@tanstack/react-query";
+// The fleet table from /api/fleet with the page's filters, refreshed as soon as the change stream says anything
+// changed (every 15 s without the stream, every minute with it).
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Fleet, FleetCluster, HealthCounts } from "@/lib/db/queries/fleet";
 import { HEALTHS } from "@/lib/fleet/status";
+import { pollInterval, useLiveChanges } from "@/app/_components/live-changes.client";
 import { queryKeys } from "@/lib/query-keys";
 
 const KIND_COLUMNS: Array<{ label: string; slugs: string[]; onlyWhenPresent?: boolean }> = [
@@ -90,11 +92,16 @@ function VersionCell({ c }: { c: FleetCluster }) {
 }
 
 export function FleetLive({ initial, queryString, showAllHref }: { initial: Fleet; queryString: string; showAllHref: string }) {
+  const queryClient = useQueryClient();
+  const live = useLiveChanges(
+    () => true,
+    () => void queryClient.refetchQueries({ queryKey: queryKeys.fleet(queryString) }),
+  );
   const { data, isError } = useQuery({
     queryKey: queryKeys.fleet(queryString),
     queryFn: () => fetchJson<Fleet>(`/api/fleet${queryString}`, "fleet"),
     initialData: initial,
-    refetchInterval: 15_000,
+    refetchInterval: pollInterval(live.streaming, 15_000),
   });
   const fleet = data ?? initial;
   const columns = kindColumns(fleet.clusters);

@@ -1,7 +1,8 @@
 "use client";
 
-// Failure groups, root causes first with their followers nested, refreshed every 15 s.
-import { useQuery } from "@tanstack/react-query";
+// Failure groups, root causes first with their followers nested, refreshed as soon as the change stream says
+// anything changed (every 15 s without the stream, every minute with it).
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/app/_components/fetch-json";
 import Link from "next/link";
 import { HealthBadge } from "@/app/_components/health-badge";
@@ -10,6 +11,7 @@ import { MessageText } from "@/app/_components/message-text";
 import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Failures } from "@/lib/db/queries/failures";
 import type { FailureGroup } from "@/lib/fleet/failures";
+import { pollInterval, useLiveChanges } from "@/app/_components/live-changes.client";
 import { queryKeys } from "@/lib/query-keys";
 import { formatDuration } from "@/lib/time";
 
@@ -165,18 +167,30 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
 }
 
 export function FailuresLive({ initial, queryString }: { initial: Failures; queryString: string }) {
+  // Any cluster's change may add or clear a group (followers span clusters).
+  const queryClient = useQueryClient();
+  const live = useLiveChanges(
+    () => true,
+    () => void queryClient.refetchQueries({ queryKey: queryKeys.failures(queryString) }),
+  );
   const { data, isError } = useQuery({
     queryKey: queryKeys.failures(queryString),
     queryFn: () => fetchJson<Failures>(`/api/failures${queryString}`, "failures"),
     initialData: initial,
-    refetchInterval: 15_000,
+    refetchInterval: pollInterval(live.streaming, 15_000),
   });
   const f = data ?? initial;
   // Drift is listed only when asked for, and never called failing.
   const drifted = f.filters.problem === "drifted";
   return (
     <>
-      <p className="mt-4 text-sm text-zinc-700 dark:text-zinc-300" aria-live="polite" data-testid="failures-totals">
+      <p
+        className="mt-4 text-sm text-zinc-700 dark:text-zinc-300"
+        aria-live="polite"
+        data-testid="failures-totals"
+        data-stream={live.streaming ? "open" : "closed"}
+        data-change-events={live.events}
+      >
         {f.totals.groups === 0 ? (
           drifted ? (
             "Nothing has drifted."

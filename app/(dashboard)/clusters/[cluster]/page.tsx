@@ -50,7 +50,7 @@ export default async function ClusterPage({ params, searchParams }: { params: Pa
   return (
     <>
       {/* Re-renders every section below when the cluster's JSON route reports another version. */}
-      <LiveRefresh apiPath={clusterApiPath(c.name)} version={contentVersion(c)} />
+      <LiveRefresh apiPath={clusterApiPath(c.name)} cluster={c.name} version={contentVersion(c)} />
       <ClusterHeader c={c} />
       <ReachabilitySection c={c} />
       {crossplaneFirst ? <ProvisioningSection provisioners={c.access.provisioners} /> : null}

@@ -49,7 +49,7 @@ export default async function ObjectPage({ params }: { params: Params }) {
   return (
     <>
       {/* Re-renders every section below when the object's JSON route reports another version. */}
-      <LiveRefresh apiPath={objectApiPath(d.ref)} version={contentVersion(d, OBJECT_VOLATILE_KEYS)} />
+      <LiveRefresh apiPath={objectApiPath(d.ref)} cluster={d.ref.cluster} version={contentVersion(d, OBJECT_VOLATILE_KEYS)} />
       <ObjectHeader d={d} />
       <StateNotice d={d} />
       {/* Operator actions (reconcile, suspend, resume) and the object's audit trail (auditEntries). */}
