@@ -18,6 +18,7 @@ import {
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { supportInfo, type SupportInfo } from "../../upgrades/support";
 import { z } from "zod";
+import type { EksNodeGroupInfo } from "../../aws/eks";
 import { obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
 import type {
@@ -229,23 +230,16 @@ export interface ClusterDetail {
     flux: string | null;
     kubelets: Array<{ version: string; nodes: number }>;
   };
-  nodeGroups: Array<{
-    name: string;
-    /** Where this node group's facts came from. */
-    source: FactSource;
-    version: string | null;
-    releaseVersion: string | null;
-    status: string | null;
-    capacityType: string | null;
-    amiType: string | null;
-    instanceTypes: string[];
-    desiredSize: number | null;
-    minSize: number | null;
-    maxSize: number | null;
-    /** Nodes carrying its eks.amazonaws.com/nodegroup label, and how many of them are not Ready. */
-    nodes: number;
-    notReadyNodes: number;
-  }>;
+  /** The EKS API's node group facts (or Crossplane's, same fields) without their health issues. */
+  nodeGroups: Array<
+    Omit<EksNodeGroupInfo, "health"> & {
+      /** Where this node group's facts came from. */
+      source: FactSource;
+      /** Nodes carrying its eks.amazonaws.com/nodegroup label, and how many of them are not Ready. */
+      nodes: number;
+      notReadyNodes: number;
+    }
+  >;
   /** Nodes as last listed: counts, and the ones not Ready with their Events. */
   nodes: {
     total: number;

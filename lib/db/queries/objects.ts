@@ -20,6 +20,7 @@ import {
 } from "../../fleet/status";
 import { clusterPath, objectPath } from "../../fleet/urls";
 import { fluxKubeconfigRef } from "../../kube/crossplane";
+import type { ClusterEvent } from "./clusters";
 import { num, obj, records, str } from "../../kube/raw";
 import { getPool } from "../client";
 import { argoDetailView, type ArgoDetailView } from "./argocd-details";
@@ -168,17 +169,12 @@ export interface ObjectDetail {
     lastReconciled: string | null;
     total: number | null;
   }>;
-  events: Array<{
-    type: string;
-    reason: string;
-    message: string;
-    count: number;
-    firstTimestamp: string;
-    lastTimestamp: string;
-    reportingController: string | null;
-    /** Flux's revision annotation on the Event (helm-controller: the chart version). */
-    revision: string | null;
-  }>;
+  events: Array<
+    ClusterEvent & {
+      /** Flux's revision annotation on the Event (helm-controller: the chart version). */
+      revision: string | null;
+    }
+  >;
   timeline: TimelineEntry[];
   auditEntries: Array<{
     at: string;
