@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { toProvisioningRecord } from "../../kube/crossplane";
-import { candidateFromSecret, mergeCandidates } from "./candidates";
+import fc from "fast-check";
+import type { AccessPath, AccessVia } from "../../db/types";
+import { normaliseEndpoint } from "../../kube/kubeconfig";
+import { type Candidate, candidateFromSecret, mergeCandidates, VIA_ORDER } from "./candidates";
 import { withCrossplaneFacts } from "./crossplane";
 import type { SecretData } from "./secret-store";
 
@@ -193,5 +196,96 @@ describe("discovery", () => {
       () => true,
     );
     expect(cluster.nodeGroups.map((g) => g.name)).toEqual(["system"]);
+  });
+});
+
+describe("mergeCandidates at fleet size", () => {
+  // The merge as a scan over every cluster merged so far (what the indexed merge must equal).
+  function scanMerge(candidates: Candidate[]) {
+    const out: ReturnType<typeof mergeCandidates> = [];
+    const weak = new Set<(typeof out)[number]>();
+    const sorted = [...candidates].sort(
+      (a, b) => Number(!!a.weakName) - Number(!!b.weakName) || VIA_ORDER.indexOf(a.via) - VIA_ORDER.indexOf(b.via),
+    );
+    for (const c of sorted) {
+      const endpoint = normaliseEndpoint(c.endpoint);
+      const match = out.find(
+        (o) =>
+          (c.eksArn && o.eksArn === c.eksArn) ||
+          (endpoint && normaliseEndpoint(o.endpoint) === endpoint) ||
+          o.name === c.name ||
+          (c.eksName && o.eksName === c.eksName && (!c.region || !o.region || o.region === c.region)) ||
+          (c.path.secretName &&
+            o.accessPaths.some((p) => p.secretName === c.path.secretName && p.secretNamespace === c.path.secretNamespace)),
+      );
+      const usable = c.path.via === "hub" || c.path.via === "eks" || !!c.path.secretName;
+      if (!match) {
+        const { via: _via, path, weakName, ...rest } = c;
+        out.push({
+          ...rest,
+          role: c.via === "hub" ? "hub" : "spoke",
+          accessPaths: usable ? [path] : [],
+          provisioners: [...c.provisioners],
+        });
+        if (weakName) weak.add(out[out.length - 1]);
+        continue;
+      }
+      if (weak.has(match) && !c.weakName) {
+        match.name = c.name;
+        weak.delete(match);
+      }
+      const same = (p: AccessPath) =>
+        p.via === c.path.via &&
+        p.secretNamespace === c.path.secretNamespace &&
+        p.secretName === c.path.secretName &&
+        p.region === c.path.region;
+      if (usable && !match.accessPaths.some(same)) match.accessPaths.push(c.path);
+      match.endpoint ??= c.endpoint;
+      match.eksArn ??= c.eksArn;
+      match.eksName ??= c.eksName;
+      match.region ??= c.region;
+      match.accountId ??= c.accountId;
+      match.env ??= c.env;
+      match.team ??= c.team;
+      match.labels = { ...c.labels, ...match.labels };
+    }
+    return out.filter((c) => c.accessPaths.length > 0);
+  }
+
+  it("merges exactly as a scan over every merged cluster would, on random fleets with overlapping keys", () => {
+    const pickOne = <T>(r: () => number, xs: T[]) => xs[Math.floor(r() * xs.length)];
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 60 }), (seed, n) => {
+        let state = seed;
+        const r = () => (state = (state * 48271) % 2147483647) / 2147483647;
+        const vias: AccessVia[] = ["hub", "label-secret", "flux-secret", "crossplane-secret", "argocd-secret", "eks"];
+        const candidates: Candidate[] = Array.from({ length: n }, () => {
+          const via = pickOne(r, vias);
+          const secretName = r() < 0.7 ? pickOne(r, ["s1", "s2", "s3", "s4", "s5", "s6"]) : undefined;
+          return {
+            name: pickOne(r, ["a", "b", "c", "d", "e", "f", "g", "h"]),
+            weakName: r() < 0.2,
+            via,
+            path: {
+              via,
+              secretNamespace: secretName ? pickOne(r, ["flux-system", "crossplane-system", undefined]) : undefined,
+              secretName,
+            },
+            endpoint:
+              r() < 0.6 ? pickOne(r, ["https://A.example:443", "a.example", "https://b.example:6443", "https://c.example", null]) : null,
+            eksArn: r() < 0.3 ? pickOne(r, ["arn:aws:eks:eu-west-1:1:cluster/x", "arn:aws:eks:us-east-1:1:cluster/y"]) : null,
+            eksName: r() < 0.4 ? pickOne(r, ["x", "y", "z"]) : null,
+            region: r() < 0.5 ? pickOne(r, ["eu-west-1", "us-east-1"]) : null,
+            accountId: null,
+            env: r() < 0.3 ? pickOne(r, ["prod", "dev"]) : null,
+            team: null,
+            labels: (r() < 0.3 ? { team: pickOne(r, ["t1", "t2"]) } : {}) as Record<string, string>,
+            provisioners: [],
+          };
+        });
+        expect(mergeCandidates(candidates)).toEqual(scanMerge(candidates));
+      }),
+      { seed: 20261123, numRuns: 400 },
+    );
   });
 });

@@ -86,24 +86,59 @@ export function candidateFromSecret(
 export function mergeCandidates(candidates: Candidate[]): MergedCluster[] {
   const out: MergedCluster[] = [];
   const weak = new Set<MergedCluster>();
+  // Indexes by every key a candidate can match on, so a fleet of a thousand clusters merges in linear time
+  // (discovery runs every cycle). An index may hold an entry whose key changed since (a renamed weak
+  // name): each hit is checked against the entry as it is now.
+  const order = new Map<MergedCluster, number>();
+  const endpointOf = new Map<MergedCluster, string | null>();
+  const indexes = {
+    arn: new Map<string, MergedCluster[]>(),
+    endpoint: new Map<string, MergedCluster[]>(),
+    name: new Map<string, MergedCluster[]>(),
+    eksName: new Map<string, MergedCluster[]>(),
+    secret: new Map<string, MergedCluster[]>(),
+  };
+  const secretKey = (p: AccessPath) => (p.secretName ? `${p.secretNamespace ?? ""}/${p.secretName}` : null);
+  const index = (m: MergedCluster) => {
+    const add = (map: Map<string, MergedCluster[]>, key: string | null | undefined) => {
+      if (!key) return;
+      const list = map.get(key);
+      if (!list) map.set(key, [m]);
+      else if (!list.includes(m)) list.push(m);
+    };
+    const endpoint = normaliseEndpoint(m.endpoint);
+    endpointOf.set(m, endpoint);
+    add(indexes.arn, m.eksArn);
+    add(indexes.endpoint, endpoint);
+    add(indexes.name, m.name);
+    add(indexes.eksName, m.eksName);
+    for (const p of m.accessPaths) add(indexes.secret, secretKey(p));
+  };
   // Candidates named only after their secret come last: by then the way that names the cluster is in.
   const sorted = [...candidates].sort(
     (a, b) => Number(!!a.weakName) - Number(!!b.weakName) || VIA_ORDER.indexOf(a.via) - VIA_ORDER.indexOf(b.via),
   );
   for (const c of sorted) {
     const endpoint = normaliseEndpoint(c.endpoint);
-    const match = out.find(
-      (o) =>
-        (c.eksArn && o.eksArn === c.eksArn) ||
-        (endpoint && normaliseEndpoint(o.endpoint) === endpoint) ||
-        o.name === c.name ||
-        (c.eksName && o.eksName === c.eksName && (!c.region || !o.region || o.region === c.region)) ||
-        // The same connection secret reached from a Flux kubeConfig ref and from its Crossplane resource.
-        (c.path.secretName &&
-          o.accessPaths.some((p) => p.secretName === c.path.secretName && p.secretNamespace === c.path.secretNamespace)),
-    );
+    const matches = (o: MergedCluster) =>
+      (c.eksArn && o.eksArn === c.eksArn) ||
+      (endpoint && endpointOf.get(o) === endpoint) ||
+      o.name === c.name ||
+      (c.eksName && o.eksName === c.eksName && (!c.region || !o.region || o.region === c.region)) ||
+      // The same connection secret reached from a Flux kubeConfig ref and from its Crossplane resource.
+      (c.path.secretName && o.accessPaths.some((p) => p.secretName === c.path.secretName && p.secretNamespace === c.path.secretNamespace));
+    const hits = [
+      ...(c.eksArn ? (indexes.arn.get(c.eksArn) ?? []) : []),
+      ...(endpoint ? (indexes.endpoint.get(endpoint) ?? []) : []),
+      ...(indexes.name.get(c.name) ?? []),
+      ...(c.eksName ? (indexes.eksName.get(c.eksName) ?? []) : []),
+      ...(indexes.secret.get(secretKey(c.path) ?? "") ?? []),
+    ];
+    // The first merged cluster (in the order they were made) that matches, as a scan from the start would find.
+    let match: MergedCluster | undefined;
+    for (const o of hits) if (matches(o) && (!match || order.get(o)! < order.get(match)!)) match = o;
     if (!match) {
-      out.push({
+      const made: MergedCluster = {
         name: c.name,
         role: c.via === "hub" ? "hub" : "spoke",
         accessPaths: usable(c.path) ? [c.path] : [],
@@ -116,8 +151,11 @@ export function mergeCandidates(candidates: Candidate[]): MergedCluster[] {
         team: c.team,
         labels: c.labels,
         provisioners: [...c.provisioners],
-      });
-      if (c.weakName) weak.add(out[out.length - 1]);
+      };
+      order.set(made, out.length);
+      out.push(made);
+      index(made);
+      if (c.weakName) weak.add(made);
       continue;
     }
     if (weak.has(match) && !c.weakName) {
@@ -137,6 +175,7 @@ export function mergeCandidates(candidates: Candidate[]): MergedCluster[] {
       if (!match.provisioners.some((q) => q.kind === p.kind && q.namespace === p.namespace && q.name === p.name))
         match.provisioners.push(p);
     }
+    index(match);
   }
   // A hub-only secret ref with no secret and no provisioner names nothing useful; the hub keeps its name.
   return out.filter((c) => c.accessPaths.length > 0);
