@@ -12,3 +12,48 @@ export async function mapLimit<T>(items: readonly T[], limit: number, fn: (item:
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
+
+/**
+ * Jobs run in the order given, at most `limit` at a time. While held, queued jobs wait (the collector holds
+ * its facts reads while a cold start lists the fleet, so objects come first). `pending` counts queued and
+ * running jobs.
+ */
+export class JobQueue {
+  private running = 0;
+  private held = false;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  run<T>(job: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push(() => {
+        this.running++;
+        job()
+          .then(resolve, reject)
+          .finally(() => {
+            this.running--;
+            this.next();
+          });
+      });
+      this.next();
+    });
+  }
+
+  hold(): void {
+    this.held = true;
+  }
+
+  release(): void {
+    this.held = false;
+    this.next();
+  }
+
+  get pending(): number {
+    return this.running + this.waiting.length;
+  }
+
+  private next(): void {
+    while (!this.held && this.running < this.limit && this.waiting.length) this.waiting.shift()!();
+  }
+}

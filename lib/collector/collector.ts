@@ -8,7 +8,7 @@ import type pg from "pg";
 import { AwsCredentials } from "../aws/credentials";
 import { describeAwsError, EksApi, type EksClusterInfo } from "../aws/eks";
 import { EksTokenCache } from "../aws/eks-token";
-import { mapLimit } from "../concurrency";
+import { JobQueue, mapLimit } from "../concurrency";
 import { processOperatorActions } from "./actions";
 import { refreshUpstreamVersions } from "./upstream/index";
 import { createClusterClient, releaseAgents } from "../kube/client";
@@ -157,6 +157,8 @@ export class Collector {
   private readonly leaseRenewedAt = new Map<number, number>();
   /** Time spent per phase across this cycle's cluster polls (summed over concurrent polls). */
   private timing = { connectMs: 0, kubeMs: 0, writeMs: 0 };
+  /** Watch sessions' facts reads (versions, Flux, EKS): bounded, and held while sessions start. */
+  private readonly factsQueue: JobQueue;
   /** Watch sessions of the clusters this replica holds (watch mode). */
   private readonly sessions = new Map<number, ClusterSession>();
   private readonly fallbackAt = new Map<number, number>();
@@ -176,6 +178,12 @@ export class Collector {
     // Also used without EKS regions: connection secrets with an endpoint but no token get an EKS token.
     this.aws = new AwsCredentials({ assumeRoles: settings.eksAssumeRoles, stsEndpoint: settings.stsEndpoint });
     for (const region of settings.eksRegions) this.eksApi(region);
+    this.factsQueue = new JobQueue(settings.concurrency);
+  }
+
+  /** Facts reads of watch sessions queued or running (0 once every watched cluster's versions are read). */
+  factsPending(): number {
+    return this.factsQueue.pending;
   }
 
   private eksApi(region: string): EksApi {
@@ -416,7 +424,13 @@ export class Collector {
       this.sessions.set(c.id, fresh);
       toStart.push(fresh);
     }
-    await mapLimit(toStart, this.settings.concurrency, (session) => session.start());
+    // Objects first: facts reads wait until every new session listed (and run at once when none starts).
+    this.factsQueue.hold();
+    try {
+      await mapLimit(toStart, this.settings.concurrency, (session) => session.start());
+    } finally {
+      this.factsQueue.release();
+    }
     this.metrics?.sessions.reset();
     for (const session of this.sessions.values()) this.metrics?.sessions.inc({ mode: session.mode });
     return mine.filter((c) => this.sessions.get(c.id)?.mode === "fallback");
@@ -431,11 +445,8 @@ export class Collector {
       state: (cluster: ClusterRow) => this.clusterState(cluster.id),
       kubeConfig: (cluster: ClusterRow) =>
         kubeconfigFor(cluster, this.connectionContext(this.secrets ?? new SecretStore(this.hubClient()))),
-      client: (cluster: ClusterRow, kc: KubeConfig) =>
-        createClusterClient(cluster.name, kc, {
-          timeoutMs: this.settings.requestTimeoutMs,
-          onRequest: () => this.requestsThisCycle++,
-        }),
+      onRequest: () => this.requestsThisCycle++,
+      facts: (read: () => Promise<void>) => this.factsQueue.run(read),
       provisioners: () => this.provisioners,
       clustersBySecret: () => this.clustersBySecret,
       pollEks: (cluster: ClusterRow, at: Date, force: boolean) => {

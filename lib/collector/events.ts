@@ -7,7 +7,7 @@
 // - on the hub, the Events of the Crossplane resources that provision spokes.
 // Requests per poll: one LIST per Flux controller whose kinds the cluster holds (`source=<controller>`, so at
 // most three), one for Nodes on the facts cadence, and on the hub one per kind of provisioning resource.
-import type { KubeClusterClient } from "../kube/client";
+import type { KubeReader } from "../kube/client";
 import { toKubeEvent } from "../kube/cluster-info";
 import { objectKey } from "../kube/flux";
 import { listAll } from "../kube/list";
@@ -105,11 +105,11 @@ export interface EventScope {
   provisioners: readonly ProvisionerRef[];
 }
 
-const list = (client: KubeClusterClient, fieldSelector: string) => listAll(client, `/api/v1/events`, { fieldSelector, limit: 500 });
+const list = (client: KubeReader, fieldSelector: string) => listAll(client, `/api/v1/events`, { fieldSelector, limit: 500 });
 
 /** The Events to keep from one cluster, a warning per LIST that failed (the others still count), and how many LISTs it took. */
 export async function pollEvents(
-  client: KubeClusterClient,
+  client: KubeReader,
   scope: EventScope,
 ): Promise<{ events: KubeEventRecord[]; warnings: string[]; lists: number }> {
   const kindsHeld = new Set([...scope.known.values()].map((k) => k.kind));

@@ -2,7 +2,7 @@
 // version, node kubelet versions and the FluxReport when the Flux Operator is present. A failed LIST of one
 // kind fails the poll but keeps what the others gave. Events are read after the objects are compared
 // (events.ts), since which ones to keep depends on what changed.
-import type { KubeClusterClient } from "../kube/client";
+import type { KubeReader } from "../kube/client";
 import { kubeletVersions, serverVersion, toFluxReport } from "../kube/cluster-info";
 import { preferredVersions, servedVersion } from "../kube/crossplane";
 import { ClusterRequestError } from "../kube/errors";
@@ -36,7 +36,7 @@ const DISCOVERY_TTL_MS = 10 * 60_000;
 export class ServedVersionsCache {
   private readonly entries = new Map<string, { at: number; served: Map<string, string[]> }>();
 
-  async get(cluster: string, client: KubeClusterClient, now = Date.now()): Promise<Map<string, string[]>> {
+  async get(cluster: string, client: KubeReader, now = Date.now()): Promise<Map<string, string[]>> {
     const hit = this.entries.get(cluster);
     if (hit && now - hit.at < DISCOVERY_TTL_MS) return hit.served;
     const served = preferredVersions(await client.getJson(`/apis`));
@@ -65,7 +65,7 @@ export interface PollOptions {
 
 export async function pollKube(
   cluster: string,
-  client: KubeClusterClient,
+  client: KubeReader,
   versions: ServedVersionsCache,
   options: PollOptions = {},
 ): Promise<KubePoll> {
@@ -165,7 +165,7 @@ export async function pollKube(
 
 /** The ConfigMaps the Kustomizations substitute from (one GET each) plus their inline values. */
 async function readSubstitutions(
-  client: KubeClusterClient,
+  client: KubeReader,
   kustomizations: unknown[],
   warnings: string[],
 ): Promise<Record<string, Record<string, string>>> {

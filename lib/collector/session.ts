@@ -9,8 +9,10 @@
 // Events on one object within FLUSH_MS are coalesced to its last state; each flush plans with the pure
 // change planner (changes.ts) and writes objects and their history in one transaction, so a replay after a
 // resume, a relist or a restart writes nothing. /version, the FluxReport and the EKS API stay periodic and are
-// re-read at once when a node's kubelet version changes. The cluster records its own success on its own
-// schedule (every heartbeat), never waiting for other clusters.
+// re-read at once when a node's kubelet version changes; they ride the watches' connection (one socket per
+// cluster) and are read through the collector's facts queue, which holds them while a cold start lists the
+// fleet: objects first, versions right after. The cluster records its own success on its own schedule (every
+// heartbeat), never waiting for other clusters.
 import type { KubeConfig } from "@kubernetes/client-node";
 import type pg from "pg";
 import type { ProvisionerRef } from "./events";
@@ -19,17 +21,25 @@ import { applyPlan, healthCounts, planWatchedChanges } from "./changes";
 import { fluxVersionOf, pollKube, type ServedVersionsCache } from "./poll";
 import type { CollectorMetrics } from "./metrics";
 import { objectTargets } from "./targets";
-import { kubeletVersions } from "../kube/cluster-info";
-import type { KubeClusterClient } from "../kube/client";
+import type { KubeReader } from "../kube/client";
+import { serverOf } from "../kube/connection";
 import { servedVersion } from "../kube/crossplane";
 import { ClusterRequestError } from "../kube/errors";
 import { objectKey } from "../kube/flux";
 import { COLLECTED_KINDS } from "../kube/kinds";
 import { toKubeEvent } from "../kube/cluster-info";
-import { toNodeRecords } from "../kube/nodes";
+import { kubeletVersionCounts, toNodeRecord } from "../kube/nodes";
 import { isRaw, type Raw, str } from "../kube/raw";
-import type { CollectedKind, FluxObjectRecord, KubeEventRecord } from "../kube/types";
-import { createWatchEngine, type Verdict, type WatchEngine, type WatchEvent } from "../kube/watch/engine";
+import type { CollectedKind, FluxObjectRecord, KubeEventRecord, NodeRecord } from "../kube/types";
+import {
+  ClusterTransport,
+  createWatchEngine,
+  transportOptions,
+  transportReader,
+  type Verdict,
+  type WatchEngine,
+  type WatchEvent,
+} from "../kube/watch/engine";
 import { clusterWatchResources } from "../kube/watch/resources";
 import type { KnownObject, KubePollResult } from "../db/types";
 import { kubeVersionChanges, recordPollFailure, recordVersionsWithChanges, type ClusterRow, type PollSuccess } from "../db/writes/clusters";
@@ -54,7 +64,10 @@ export interface SessionContext {
   /** The cluster's stored state (loaded once per lease, shared with polling). */
   state(cluster: ClusterRow): Promise<ClusterState>;
   kubeConfig(cluster: ClusterRow): Promise<KubeConfig>;
-  client(cluster: ClusterRow, kubeConfig: KubeConfig): KubeClusterClient;
+  /** Counts a request sent (metrics, the cycle's summary). */
+  onRequest(): void;
+  /** Runs a facts read when the collector's facts queue lets it (bounded; held while a cold start lists the fleet). */
+  facts(read: () => Promise<void>): Promise<void>;
   /** On the hub: the Crossplane resources that provision spokes. */
   provisioners(): readonly ProvisionerRef[];
   /** Hub secret → the cluster it reaches. */
@@ -92,7 +105,7 @@ export class ClusterSession {
   /** Why this cluster is polled instead (engine verdict), or why the session failed. */
   reason: string | null = null;
   private engine?: WatchEngine;
-  private client?: KubeClusterClient;
+  private client?: KubeReader;
   private state?: ClusterState;
   private stopped = false;
   private started = false;
@@ -100,14 +113,15 @@ export class ClusterSession {
   /** Latest state per object key since the last flush; null = deleted. */
   private pending = new Map<string, FluxObjectRecord | null>();
   private pendingEvents = new Map<string, KubeEventRecord>();
-  private nodes = new Map<string, Raw>();
+  /** What the cluster page shows of each node (not the Node object: a real one carries kilobytes of images and managed fields). */
+  private nodes = new Map<string, NodeRecord>();
   private nodesDirty = false;
   /** Kustomizations (only what substitution sources need) for the facts read. */
   private kustomizations = new Map<string, Raw>();
   /** On the hub: objects with spec.kubeConfig (they apply to another cluster). */
   private targets = new Map<string, FluxObjectRecord>();
-  /** How long the last facts read (/version and a few small GETs) took: a watched cluster's latency, read before the first heartbeat. */
-  private latencyMs = 0;
+  /** How long the last facts read (or, before it, the discovery GET) took: a watched cluster's latency; null until timed. */
+  private latencyMs: number | null = null;
   private targetsDirty = false;
   private flushTimer?: NodeJS.Timeout;
   private chain: Promise<void> = Promise.resolve();
@@ -116,6 +130,9 @@ export class ClusterSession {
   private eventPollTimer?: NodeJS.Timeout;
   private facts: Pick<KubePollResult, "kubernetesVersion" | "fluxVersion" | "fluxReport" | "substitutions"> | null = null;
   private kubelets: Record<string, number> | null = null;
+  private transport?: ClusterTransport;
+  /** The first facts read is done (or failed): versions, Flux and EKS facts are as current as they get. */
+  factsRead = false;
   private readonly log: Logger;
 
   constructor(
@@ -133,8 +150,14 @@ export class ClusterSession {
       this.state = await this.ctx.state(this.cluster);
       this.firstPoll = this.state.known.size === 0 && !this.cluster.lastSuccessAt;
       const kubeConfig = await this.ctx.kubeConfig(this.cluster);
-      this.client = this.ctx.client(this.cluster, kubeConfig);
+      const engineOptions = { requestTimeoutMs: this.ctx.settings.requestTimeoutMs };
+      // One connection for everything: discovery and facts GETs ride the watches' connection.
+      const transport = new ClusterTransport(kubeConfig, transportOptions(engineOptions));
+      this.transport = transport;
+      this.client = transportReader(transport, serverOf(kubeConfig), { onRequest: () => this.ctx.onRequest() });
+      const asked = Date.now();
       const served = await this.ctx.versions.get(this.cluster.name, this.client);
+      if (this.client.requests) this.latencyMs = Date.now() - asked;
       const versions: Partial<Record<CollectedKind, string>> = {};
       for (const k of COLLECTED_KINDS) versions[k.kind] = servedVersion(served, k.group, k.versions) ?? undefined;
       const resources = clusterWatchResources(versions).map((r) => ({
@@ -144,14 +167,18 @@ export class ClusterSession {
         // ones deleted while nobody watched.
         known: KINDS.has(r.kind) ? this.storedKeys(r.kind) : undefined,
       }));
-      if (this.stopped) return;
+      if (this.stopped) {
+        transport.close();
+        return;
+      }
       this.engine = createWatchEngine({
         cluster: this.cluster.name,
         kubeConfig,
+        transport,
         resources,
         onEvent: (event) => this.onEvent(event),
         onFallback: (verdict) => this.fallBack(verdict),
-        requestTimeoutMs: this.ctx.settings.requestTimeoutMs,
+        ...engineOptions,
         relistIntervalMs: this.ctx.settings.relistIntervalMs,
         pageSize: this.ctx.settings.pageSize,
       });
@@ -167,15 +194,16 @@ export class ClusterSession {
       this.mode = "watching";
       this.started = true;
       await this.enqueue(() => this.flush());
-      await this.readFacts(false);
       this.heartbeat();
+      void this.queueFacts(false);
       this.timers.push(setInterval(() => this.heartbeat(), this.ctx.settings.heartbeatMs));
-      this.timers.push(setInterval(() => void this.enqueue(() => this.readFacts(false)), this.ctx.settings.factsIntervalMs));
-      this.timers.push(setInterval(() => void this.enqueue(() => this.readEks()), this.ctx.settings.eksIntervalMs));
+      this.timers.push(setInterval(() => void this.queueFacts(false), this.ctx.settings.factsIntervalMs));
+      this.timers.push(setInterval(() => void this.ctx.facts(() => this.enqueue(() => this.readEks())), this.ctx.settings.eksIntervalMs));
     } catch (err) {
       if (this.stopped) return;
       const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(oneLine(err), "other");
-      await this.engine?.stop();
+      if (this.engine) await this.engine.stop();
+      else this.transport?.close();
       await this.fail({ message: e.message, kind: e.kind }, at, Date.now() - started);
     }
   }
@@ -188,7 +216,8 @@ export class ClusterSession {
     for (const t of this.timers) clearInterval(t);
     clearTimeout(this.flushTimer);
     clearTimeout(this.eventPollTimer);
-    await this.engine?.stop();
+    if (this.engine) await this.engine.stop();
+    else this.transport?.close();
     await this.chain;
   }
 
@@ -212,8 +241,9 @@ export class ClusterSession {
     if (event.resource === "Node") {
       const name = str(isRaw(object.metadata) ? object.metadata.name : undefined);
       if (!name) return;
-      if (event.type === "deleted") this.nodes.delete(name);
-      else this.nodes.set(name, object);
+      const record = event.type === "deleted" ? null : toNodeRecord(object);
+      if (record) this.nodes.set(name, record);
+      else this.nodes.delete(name);
       this.nodesDirty = true;
     } else if (event.resource === "Event") {
       if (event.type === "deleted") return; // an Event expiring in the cluster is kept here
@@ -232,10 +262,11 @@ export class ClusterSession {
         const key = objectKey(record);
         this.pending.set(key, record);
         if (kind === "Kustomization") {
-          this.kustomizations.set(key, {
-            metadata: object.metadata,
-            spec: { postBuild: isRaw(object.spec) ? object.spec.postBuild : undefined },
-          });
+          // Only what substitution sources need, and only where there is one (most Kustomizations substitute nothing).
+          const postBuild = isRaw(object.spec) ? object.spec.postBuild : undefined;
+          if (postBuild)
+            this.kustomizations.set(key, { metadata: { namespace: record.namespace, name: record.name }, spec: { postBuild } });
+          else this.kustomizations.delete(key);
         }
         if (this.cluster.role === "hub") this.noteTarget(key, record);
       }
@@ -308,8 +339,8 @@ export class ClusterSession {
   private async writeNodes(at: Date): Promise<void> {
     this.nodesDirty = false;
     const items = [...this.nodes.values()];
-    if (await upsertNodes(this.ctx.db, this.cluster.id, at, toNodeRecords(items))) this.ctx.changed(this.cluster);
-    const kubelets = kubeletVersions(items);
+    if (await upsertNodes(this.ctx.db, this.cluster.id, at, items)) this.ctx.changed(this.cluster);
+    const kubelets = kubeletVersionCounts(items);
     const before = this.kubelets;
     this.kubelets = kubelets;
     const changes = kubeVersionChanges(this.cluster, this.result());
@@ -318,7 +349,7 @@ export class ClusterSession {
       if (changes.length) this.ctx.changed(this.cluster);
       this.cluster.kubeletVersions = kubelets;
       // A kubelet moved: the control plane and EKS facts probably did too; read them now, not in minutes.
-      if (before && changes.length) void this.enqueue(() => this.readFacts(true));
+      if (before && changes.length) void this.queueFacts(true);
     }
   }
 
@@ -364,6 +395,15 @@ export class ClusterSession {
     }, wait);
   }
 
+  /** A facts read through the collector's facts queue, then in this session's write order. */
+  private queueFacts(force: boolean): Promise<void> {
+    return this.ctx
+      .facts(() => this.enqueue(() => this.readFacts(force)))
+      .finally(() => {
+        this.factsRead = true;
+      });
+  }
+
   /** /version, FluxReport, Flux's namespace and substitution variables; then EKS (at once with `force`). */
   private async readFacts(force: boolean): Promise<void> {
     if (!this.client || this.stopped) return;
@@ -387,7 +427,7 @@ export class ClusterSession {
       provisioners: this.cluster.role === "hub" ? this.ctx.provisioners() : [],
     });
     await this.writeEvents(kept.events, true);
-    if (this.kubelets === null && this.nodes.size) this.kubelets = kubeletVersions([...this.nodes.values()]);
+    if (this.kubelets === null && this.nodes.size) this.kubelets = kubeletVersionCounts([...this.nodes.values()]);
     const changes = kubeVersionChanges(this.cluster, this.result());
     await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(), changes);
     if (changes.length) this.ctx.changed(this.cluster);
@@ -446,12 +486,13 @@ export class ClusterSession {
     return null;
   }
 
-  private async fail(error: { message: string; kind: string }, at: Date, latencyMs: number): Promise<void> {
+  private async fail(error: { message: string; kind: string }, at: Date, latencyMs: number | null): Promise<void> {
     this.mode = "failed";
     this.reason = error.message;
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
-    await this.engine?.stop();
+    if (this.engine) await this.engine.stop();
+    else this.transport?.close();
     this.ctx.metrics?.errors.inc({ cluster: this.cluster.name, kind: error.kind });
     this.log.warn({ kind: error.kind, error: error.message }, "cluster watch could not start");
     await recordPollFailure(this.ctx.db, this.cluster.id, at, error, latencyMs).then(

@@ -65,7 +65,8 @@ export type DiscoveredProvisioner = ProvisioningRecord & { verdict: ProvisionerV
 export interface KubePollResult {
   ok: boolean;
   error?: { message: string; kind: string };
-  latencyMs: number;
+  /** How long reading it took; null when nothing was timed yet (the stored figure stays). */
+  latencyMs: number | null;
   requests: number;
   objectCount: number;
   kubernetesVersion: string | null;

@@ -16,14 +16,37 @@ export interface ClientOptions {
   onRequest?: (outcome: { ok: boolean; status?: number; kind?: string; ms: number }) => void;
 }
 
-export interface KubeClusterClient {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What reading a cluster needs: GETs only (a watch session reads its facts over its watch connection). */
+export interface KubeReader {
   readonly server: string;
   /** GET a JSON document; `query` values are URL-encoded. */
   getJson<T = unknown>(path: string, query?: Record<string, string | number | undefined>): Promise<T>;
-  /** JSON merge patch (what `flux reconcile|suspend|resume` send). */
-  mergePatch<T = unknown>(path: string, body: unknown): Promise<T>;
   /** Requests sent through this client so far (retries included). */
   readonly requests: number;
+}
+
+export interface KubeClusterClient extends KubeReader {
+  /** JSON merge patch (what `flux reconcile|suspend|resume` send). */
+  mergePatch<T = unknown>(path: string, body: unknown): Promise<T>;
+}
+
+/**
+ * Runs `once` until it succeeds, retrying retryable failures (timeouts, resets, 429, 5xx) with backoff and
+ * jitter, at most `attempts` times in all. Only idempotent requests are retried after a network failure.
+ */
+export async function withRetries<T>(attempts: number, idempotent: boolean, once: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await once();
+    } catch (err) {
+      const e = err instanceof ClusterRequestError ? err : classifyNetworkError(err);
+      const retry = e.retryable && attempt + 1 < attempts && (idempotent || e.status === 429);
+      if (!retry) throw e;
+      await sleep(backoffMs(attempt, e.retryAfterSeconds));
+    }
+  }
 }
 
 interface Prepared {
@@ -57,8 +80,6 @@ export function releaseAgents(keep?: Set<string>): void {
     agents.delete(key);
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client for the current context of `kc`. `clusterKey` identifies the agent to reuse across cycles. */
 export function createClusterClient(clusterKey: string, kc: KubeConfig, options: ClientOptions): KubeClusterClient {
@@ -134,19 +155,8 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
     });
   }
 
-  async function withRetries(method: string, path: string, body?: string, contentType?: string): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await once(method, path, body, contentType);
-      } catch (err) {
-        const e = err instanceof ClusterRequestError ? err : classifyNetworkError(err);
-        // Only idempotent requests are retried after a network failure.
-        const retry = e.retryable && attempt + 1 < attempts && (method === "GET" || e.status === 429);
-        if (!retry) throw e;
-        await sleep(backoffMs(attempt, e.retryAfterSeconds));
-      }
-    }
-  }
+  const request = (method: string, path: string, body?: string, contentType?: string) =>
+    withRetries(attempts, method === "GET", () => once(method, path, body, contentType));
 
   return {
     server,
@@ -157,10 +167,10 @@ export function createClusterClient(clusterKey: string, kc: KubeConfig, options:
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== "") params.set(k, String(v));
       const qs = params.toString();
-      return (await withRetries("GET", qs ? `${path}?${qs}` : path)) as T;
+      return (await request("GET", qs ? `${path}?${qs}` : path)) as T;
     },
     async mergePatch<T>(path: string, body: unknown): Promise<T> {
-      return (await withRetries("PATCH", path, JSON.stringify(body), "application/merge-patch+json")) as T;
+      return (await request("PATCH", path, JSON.stringify(body), "application/merge-patch+json")) as T;
     },
   };
 }

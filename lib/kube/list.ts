@@ -1,7 +1,7 @@
 // LIST with pagination (limit + continue). A continue token that expired mid-list (410 Expired) restarts
 // the list from the beginning, as the API server asks; a second expiry in a row is reported.
 import { ClusterRequestError } from "./errors";
-import type { KubeClusterClient } from "./client";
+import type { KubeReader } from "./client";
 
 export interface ListOptions {
   /** Page size. */
@@ -18,7 +18,7 @@ interface ListPage {
 }
 
 /** Every item of a list endpoint, e.g. `/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations`. */
-export async function listAll(client: KubeClusterClient, path: string, options: ListOptions = {}): Promise<Record<string, unknown>[]> {
+export async function listAll(client: KubeReader, path: string, options: ListOptions = {}): Promise<Record<string, unknown>[]> {
   const limit = options.limit ?? 500;
   let restarts = options.restarts ?? 2;
   for (;;) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toNodeRecord, toNodeRecords } from "./nodes";
+import { kubeletVersionCounts, toNodeRecord, toNodeRecords } from "./nodes";
 
 // Shapes as kube-apiserver 1.26 serves them and the node-lifecycle controller writes them (NodeStatusUnknown
 // after the kubelet stops posting; KubeletNotReady when the kubelet itself reports not ready).
@@ -78,5 +78,17 @@ describe("nodes as the collector keeps them", () => {
   it("a node that never reported has no Ready condition; nameless items are dropped", () => {
     expect(toNodeRecord(makeNode("n1", {}, null, ""))).toMatchObject({ readyStatus: null, kubeletVersion: null, nodeGroup: null });
     expect(toNodeRecords([{ metadata: {} }, makeNode("n2", {}, null)]).map((n) => n.name)).toEqual(["n2"]);
+  });
+});
+
+describe("kubeletVersionCounts", () => {
+  it("counts nodes per kubelet version, leaving out nodes that report none", () => {
+    const nodes = toNodeRecords([
+      makeNode("a", {}, null, "v1.33.4-eks-1"),
+      makeNode("b", {}, null, "v1.34.2-eks-2"),
+      makeNode("c", {}, null, "v1.33.4-eks-1"),
+      { metadata: { name: "d" }, status: {} },
+    ]);
+    expect(kubeletVersionCounts(nodes)).toEqual({ "v1.33.4-eks-1": 2, "v1.34.2-eks-2": 1 });
   });
 });

@@ -39,3 +39,10 @@ export function toNodeRecord(raw: Raw): NodeRecord | null {
 export function toNodeRecords(items: Raw[]): NodeRecord[] {
   return items.map(toNodeRecord).filter((n): n is NodeRecord => n !== null);
 }
+
+/** Nodes per kubelet version, e.g. { "v1.33.4-eks-1": 3 }. */
+export function kubeletVersionCounts(nodes: readonly NodeRecord[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const n of nodes) if (n.kubeletVersion) out[n.kubeletVersion] = (out[n.kubeletVersion] ?? 0) + 1;
+  return out;
+}

@@ -246,7 +246,7 @@ export async function recordPollSuccesses(db: Db, successes: PollSuccess[]): Pro
     healthCounts: poll.healthCounts ?? null,
   }));
   await db.query(
-    `UPDATE cluster c SET "lastAttemptAt" = x.at, "lastSuccessAt" = x.at, "latencyMs" = x."latencyMs", "objectCount" = x."objectCount",
+    `UPDATE cluster c SET "lastAttemptAt" = x.at, "lastSuccessAt" = x.at, "latencyMs" = COALESCE(x."latencyMs", c."latencyMs"), "objectCount" = x."objectCount",
             "kubernetesVersion" = COALESCE(x."kubernetesVersion", c."kubernetesVersion"), "kubeletVersions" = COALESCE(x."kubeletVersions", c."kubeletVersions"),
             "fluxVersion" = COALESCE(x."fluxVersion", c."fluxVersion"), "fluxReport" = COALESCE(x."fluxReport", c."fluxReport"),
             "substitutions" = COALESCE(x.substitutions, c.substitutions),
@@ -263,10 +263,11 @@ export async function recordPollFailure(
   clusterId: number,
   at: Date,
   error: { message: string; kind: string },
-  latencyMs: number,
+  latencyMs: number | null,
 ): Promise<void> {
   await db.query(
-    `UPDATE cluster SET "lastAttemptAt" = $2, "lastErrorAt" = $2, "lastError" = $3, "lastErrorKind" = $4, "latencyMs" = $5, "updatedAt" = $2
+    `UPDATE cluster SET "lastAttemptAt" = $2, "lastErrorAt" = $2, "lastError" = $3, "lastErrorKind" = $4,
+            "latencyMs" = COALESCE($5, "latencyMs"), "updatedAt" = $2
       WHERE id = $1`,
     [clusterId, at, error.message.slice(0, 1000), error.kind, latencyMs],
   );

@@ -11,17 +11,20 @@
 // health and calls onFallback once: the caller polls that cluster instead and may try a new engine later.
 import type { KubeConfig } from "@kubernetes/client-node";
 import { logger } from "../../logger";
-import { ClusterTransport, type TransportStats } from "./transport";
+import { ClusterTransport, type TransportOptions, type TransportStats } from "./transport";
 import { ResourceWatch, type ResourceWatchHealth, type WatchEvent, type WatchResource, type WatchSettings } from "./resource-watch";
 import type { Verdict } from "./verdict";
 
 export type { WatchEvent, WatchResource } from "./resource-watch";
+export { ClusterTransport, transportReader } from "./transport";
 export type { Verdict } from "./verdict";
 
 export interface WatchEngineOptions {
   /** For logs and health. */
   cluster: string;
   kubeConfig: KubeConfig;
+  /** The connection to use (the caller read discovery over it already); by default the engine opens its own. Closed by stop(). */
+  transport?: ClusterTransport;
   resources: WatchResource[];
   onEvent(event: WatchEvent): void;
   /** Watching this cluster keeps failing: poll it instead. Called once; the engine has stopped its watches. */
@@ -72,6 +75,18 @@ export interface WatchEngine {
   setKubeConfig(kc: KubeConfig): void;
 }
 
+/** The connection settings the engine's options ask for (a caller opening the transport first uses the same). */
+export function transportOptions(
+  options: Pick<WatchEngineOptions, "requestTimeoutMs" | "protocol" | "pingIntervalMs" | "pingTimeoutMs">,
+): TransportOptions {
+  return {
+    requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
+    protocol: options.protocol,
+    pingIntervalMs: options.pingIntervalMs,
+    pingTimeoutMs: options.pingTimeoutMs,
+  };
+}
+
 export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
   const settings: WatchSettings = {
     requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
@@ -84,12 +99,7 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
     backoffBaseMs: options.backoffBaseMs ?? 500,
     backoffCapMs: options.backoffCapMs ?? 30_000,
   };
-  const transport = new ClusterTransport(options.kubeConfig, {
-    requestTimeoutMs: settings.requestTimeoutMs,
-    protocol: options.protocol,
-    pingIntervalMs: options.pingIntervalMs,
-    pingTimeoutMs: options.pingTimeoutMs,
-  });
+  const transport = options.transport ?? new ClusterTransport(options.kubeConfig, transportOptions(options));
   const log = logger.child({ component: "watch", cluster: options.cluster });
   let mode: EngineMode = "starting";
   let fallback: ClusterWatchHealth["fallback"] = null;

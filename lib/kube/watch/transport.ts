@@ -15,6 +15,7 @@ import tls from "node:tls";
 import type { Readable } from "node:stream";
 import type { KubeConfig } from "@kubernetes/client-node";
 import { connectionSettings, type ConnectionSettings, tlsFingerprint } from "../connection";
+import { type KubeReader, withRetries } from "../client";
 import { brokenBodyError, classifyNetworkError, ClusterRequestError, jsonOrError } from "../errors";
 
 export type Protocol = "h2" | "http/1.1";
@@ -40,6 +41,31 @@ export interface TransportStats {
   /** Requests in flight now (open watches included). */
   openStreams: number;
   bytesReceived: number;
+}
+
+/**
+ * GETs over a cluster's watch connection, retried like the cluster client's: a watch session reads /version,
+ * discovery and Events on the socket its watches use, not on a second TLS connection of its own.
+ */
+export function transportReader(
+  transport: ClusterTransport,
+  server: string,
+  options: { attempts?: number; onRequest?: () => void } = {},
+): KubeReader {
+  let requests = 0;
+  return {
+    server,
+    get requests() {
+      return requests;
+    },
+    async getJson<T>(path: string, query?: Record<string, string | number | undefined>): Promise<T> {
+      return (await withRetries(options.attempts ?? 3, true, () => {
+        requests++;
+        options.onRequest?.();
+        return transport.getJson(path, query);
+      })) as T;
+    },
+  };
 }
 
 /** An open watch response: lines are handed to `onLine` as they arrive. */
