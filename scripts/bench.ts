@@ -1,4 +1,5 @@
 // npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]
+//                   [--modes poll,watch] [--profile DIR]
 // Starts the fleet simulator (its own process, simulated time frozen: only the churn knob changes objects)
 // and runs the collector against it twice, each in a worker process of its own on a throw-away embedded
 // PostgreSQL: first in poll mode (60 s interval), then in watch mode. Per mode it prints the cold start
@@ -8,7 +9,9 @@
 // <kinds> -A -o json` per cluster, in a loop. The last line is one JSON object: poll mode's figures under
 // the keys earlier runs printed, plus a `poll` and a `watch` object with the same figures for each mode.
 import { execFile, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import v8 from "node:v8";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -27,6 +30,8 @@ const { values } = parseArgs({
     "churn-seconds": { type: "string", default: "60" },
     "idle-seconds": { type: "string", default: "120" },
     mode: { type: "string" },
+    modes: { type: "string", default: "poll,watch" },
+    profile: { type: "string" },
     control: { type: "string" },
     "baseline-sample": { type: "string", default: "20" },
     worker: { type: "string" },
@@ -36,7 +41,8 @@ const { values } = parseArgs({
 });
 if (values.help) {
   console.log(
-    "usage: npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]",
+    "usage: npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]\n" +
+      "                        [--modes poll,watch] (which modes to run) [--profile DIR] (a CPU profile per mode and phase, for DevTools)",
   );
   process.exit(0);
 }
@@ -50,6 +56,9 @@ const idleSeconds = Number(values["idle-seconds"]);
 for (const [name, v] of Object.entries({ clusters, objects, concurrency, baselineSample })) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer`);
 }
+const modes = values.modes.split(",").map((m) => m.trim());
+if (!modes.length || modes.some((m) => m !== "poll" && m !== "watch"))
+  throw new Error("--modes is a list of poll and watch, e.g. poll,watch");
 for (const [name, v] of Object.entries({ churn: churnRate, "churn-seconds": churnSeconds, "idle-seconds": idleSeconds })) {
   if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a number ≥ 0`);
 }
@@ -135,6 +144,7 @@ async function main() {
     const args = ["--import", "tsx", "scripts/bench.ts", "--worker", path.join(work, mode), "--mode", mode, "--control", sim.controlUrl];
     args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
     args.push("--idle-seconds", String(idleSeconds));
+    if (values.profile) args.push("--profile", path.resolve(values.profile));
     const worker = spawn(process.execPath, args, { env: workerEnv, stdio: ["ignore", "pipe", "inherit"] });
     children.push(worker);
     let workerOut = "";
@@ -148,10 +158,10 @@ async function main() {
     if (code !== 0 || !resultLine) throw new Error(`${mode} collector worker failed (exit ${code})`);
     return JSON.parse(resultLine) as Record<string, number | string | null> & { mode: ModeFigures };
   };
-  const measured = await runMode("poll");
-  const watched = await runMode("watch");
+  const measured = modes.includes("poll") ? await runMode("poll") : null;
+  const watched = modes.includes("watch") ? await runMode("watch") : null;
   const simCpuSeconds = simPid ? processCpuSeconds(simPid) - simCpu0 : null;
-  if (simCpuSeconds !== null) console.log(`  simulator CPU over both modes: ${simCpuSeconds.toFixed(1)} s`);
+  if (simCpuSeconds !== null) console.log(`  simulator CPU over ${modes.join(" and ")} mode: ${simCpuSeconds.toFixed(1)} s`);
 
   // Baseline: what a script looping over `kubectl get <kinds> -A -o json` per cluster spends, sequentially.
   const kinds = [
@@ -186,29 +196,29 @@ async function main() {
       `${baselineFailures ? ` (${baselineFailures} failed)` : ""}, ${baselineSeconds.toFixed(0)} s for the fleet${sample.length < contexts.length ? " (extrapolated)" : ""}`,
   );
   const figures = {
-    // Poll mode, under the keys earlier runs printed.
-    clusters: measured.clusters,
-    objects: measured.objects,
-    cycleSeconds: measured.cycleSeconds,
-    coldCycleSeconds: measured.coldCycleSeconds,
-    cpuSeconds: measured.cpuSeconds,
-    coldCpuSeconds: measured.coldCpuSeconds,
+    // Poll mode, under the keys earlier runs printed (null when poll mode was not run).
+    clusters: (measured ?? watched)?.clusters ?? null,
+    objects: (measured ?? watched)?.objects ?? null,
+    cycleSeconds: measured?.cycleSeconds ?? null,
+    coldCycleSeconds: measured?.coldCycleSeconds ?? null,
+    cpuSeconds: measured?.cpuSeconds ?? null,
+    coldCpuSeconds: measured?.coldCpuSeconds ?? null,
     simulatorCpuSeconds: simCpuSeconds === null ? null : Number(simCpuSeconds.toFixed(1)),
-    peakRssMB: measured.peakRssMB,
-    requestsPerCycle: measured.requestsPerCycle,
-    failedClusters: measured.failedClusters,
-    historyRowsNoChangeCycle: measured.historyRowsNoChangeCycle,
-    rowsWrittenNoChangeCycle: measured.rowsWrittenNoChangeCycle,
+    peakRssMB: measured?.peakRssMB ?? null,
+    requestsPerCycle: measured?.requestsPerCycle ?? null,
+    failedClusters: measured?.failedClusters ?? null,
+    historyRowsNoChangeCycle: measured?.historyRowsNoChangeCycle ?? null,
+    rowsWrittenNoChangeCycle: measured?.rowsWrittenNoChangeCycle ?? null,
     baselineSeconds: Number(baselineSeconds.toFixed(1)),
     baselineSampleClusters: sample.length,
-    speedupVsBaseline: Number((baselineSeconds / Number(measured.cycleSeconds)).toFixed(1)),
+    speedupVsBaseline: measured ? Number((baselineSeconds / Number(measured.cycleSeconds)).toFixed(1)) : null,
     concurrency,
     cores: os.cpus().length,
     loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
     churnPerSecond: churnRate,
     churnSeconds,
-    poll: measured.mode,
-    watch: watched.mode,
+    poll: measured?.mode ?? null,
+    watch: watched?.mode ?? null,
   };
   cleanup();
   rmSync(work, { recursive: true, force: true });
@@ -219,6 +229,8 @@ async function main() {
 /** What each mode reports (the `poll` and `watch` objects of the last line). */
 interface ModeFigures {
   coldStartSeconds: number;
+  /** Until every cluster's versions, Flux and EKS facts were read too (poll mode reads them in its cold cycle). */
+  factsReadSeconds: number;
   idleCpuCores: number;
   /** How idleCpuCores was measured. */
   idleCpuMeasure: string;
@@ -302,25 +314,50 @@ async function workerMain(dir: string) {
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     return { summary, seconds, cpuSeconds: cpuSince(cpu0) };
   };
+  /** CPU spent inside runCycle by cyclesFor (discovery, leases, fleet-wide jobs: the part watching does not replace). */
+  let cycleCpuSeconds = 0;
   /** Cycles every POLL_INTERVAL_SECONDS (as the collector's main loop runs them) for `seconds`. */
   const cyclesFor = async (seconds: number) => {
     const end = Date.now() + seconds * 1000;
     while (Date.now() < end) {
       const next = Date.now() + POLL_INTERVAL_SECONDS * 1000;
+      const cpu0 = process.cpuUsage();
       await collector.runCycle();
+      cycleCpuSeconds += cpuSince(cpu0);
       await sleep(Math.max(0, Math.min(next, end) - Date.now()));
+    }
+  };
+  /** With --profile: a CPU profile of one phase, written as <dir>/<mode>-<phase>.cpuprofile (open it in DevTools). */
+  const profiled = async <T>(phase: string, run: () => Promise<T>): Promise<T> => {
+    if (!values.profile) return run();
+    const session = new Session();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.start");
+    try {
+      return await run();
+    } finally {
+      const { profile } = await session.post("Profiler.stop");
+      mkdirSync(values.profile, { recursive: true });
+      writeFileSync(path.join(values.profile, `${mode}-${phase}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
     }
   };
 
   // --- cold start ------------------------------------------------------------------------------------
-  const cold = await measure();
+  const coldStarted = Date.now();
+  const cold = await profiled("cold", measure);
+  // Watch mode lists and watches first; versions, Flux and EKS facts are read right after (the facts queue).
+  while (collector.factsPending() > 0) await sleep(100);
+  const factsReadSeconds = (Date.now() - coldStarted) / 1000;
   const storedClusters = await count("cluster");
   const storedObjects = await count("flux_object");
   const history0 = await count("flux_object_transition");
   console.log(
     `  cold ${mode === "watch" ? "start (every cluster listed and watched)" : "cycle"}: ${cold.seconds.toFixed(1)} s, CPU ${cold.cpuSeconds.toFixed(1)} s, ` +
       `${cold.summary.requests} requests, ${cold.summary.rowsWritten} rows written, ${storedClusters} clusters / ${storedObjects} objects stored, ` +
-      `${cold.summary.failedClusters} clusters failed`,
+      `${cold.summary.failedClusters} clusters failed` +
+      (mode === "watch" ? `; facts (versions, Flux, EKS) read for every cluster ${factsReadSeconds.toFixed(1)} s after the start` : ""),
   );
 
   // --- nothing changes -------------------------------------------------------------------------------
@@ -331,7 +368,7 @@ async function workerMain(dir: string) {
   let requestsPerCluster: number;
   let requestsPerClusterMeasure: string;
   if (mode === "poll") {
-    steady = await measure();
+    steady = await profiled("idle", measure);
     idleCpuCores = steady.cpuSeconds / POLL_INTERVAL_SECONDS;
     idleCpuMeasure = `one no-change cycle's CPU (${steady.cpuSeconds.toFixed(1)} s) per ${POLL_INTERVAL_SECONDS} s interval`;
     requestsPerCluster = steady.summary.requests / Math.max(1, steady.summary.clusters);
@@ -345,18 +382,28 @@ async function workerMain(dir: string) {
     const requests0 = collector.watchStats().requests;
     const cpu0 = process.cpuUsage();
     const t0 = Date.now();
-    await cyclesFor(idleSeconds);
+    cycleCpuSeconds = 0;
+    await profiled("idle", () => cyclesFor(idleSeconds));
     const seconds = (Date.now() - t0) / 1000;
     idleCpuCores = cpuSince(cpu0) / seconds;
-    idleCpuMeasure = `CPU over ${seconds.toFixed(0)} s with no change (cycles every ${POLL_INTERVAL_SECONDS} s included)`;
+    idleCpuMeasure =
+      `CPU over ${seconds.toFixed(0)} s with no change (cycles every ${POLL_INTERVAL_SECONDS} s included: ` +
+      `${(cycleCpuSeconds / seconds).toFixed(4)} cores in discovery, leases and fleet-wide jobs)`;
     const stats = collector.watchStats();
     requestsPerCluster = (stats.requests - requests0) / Math.max(1, storedClusters);
     requestsPerClusterMeasure = `watch requests per cluster over ${seconds.toFixed(0)} s idle (resumes, bookmarks' timeouts)`;
     console.log(
-      `  idle ${seconds.toFixed(0)} s: CPU ${idleCpuCores.toFixed(4)} cores, ${stats.requests - requests0} watch requests, ` +
+      `  idle ${seconds.toFixed(0)} s: CPU ${idleCpuCores.toFixed(4)} cores (cycles ${(cycleCpuSeconds / seconds).toFixed(4)}), ${stats.requests - requests0} watch requests, ` +
         `${(await count("flux_object_transition")) - history0} history rows; sessions ${JSON.stringify(stats.sessions)}`,
     );
   }
+
+  const memory = process.memoryUsage();
+  console.log(
+    `  memory after the idle phase: RSS ${Math.round(memory.rss / 1048576)} MB, heap used ${Math.round(memory.heapUsed / 1048576)} MB ` +
+      `of ${Math.round(memory.heapTotal / 1048576)} MB, external ${Math.round(memory.external / 1048576)} MB (buffers ${Math.round(memory.arrayBuffers / 1048576)} MB)`,
+  );
+  if (values.profile) v8.writeHeapSnapshot(path.join(values.profile, `${mode}-idle.heapsnapshot`));
 
   // --- churn -----------------------------------------------------------------------------------------
   const readable = new Set(
@@ -384,7 +431,7 @@ async function workerMain(dir: string) {
       churnSeconds * 1000,
     );
     // Poll mode needs the cycle after the churn stopped to see its last changes; watch mode a few seconds.
-    await cyclesFor(churnSeconds + (mode === "poll" ? 1 : 0));
+    await profiled("churn", () => cyclesFor(churnSeconds + (mode === "poll" ? 1 : 0)));
     clearTimeout(stopChurn);
     await control(`${controlUrl}/churn`, { method: "POST", body: JSON.stringify({ rate: 0 }) });
     await sleep(5000);
@@ -456,6 +503,7 @@ async function workerMain(dir: string) {
   await db.end();
   const figures: ModeFigures = {
     coldStartSeconds: round(cold.seconds),
+    factsReadSeconds: round(factsReadSeconds),
     idleCpuCores: round(idleCpuCores, 4),
     idleCpuMeasure,
     changeToRowP50Seconds: churnFigures.p50 === null ? null : round(churnFigures.p50),
