@@ -27,7 +27,7 @@ const { values } = parseArgs({
     "poll-concurrency": { type: "string", default: "48" },
     "h1-sample": { type: "string", default: "20" },
     "start-concurrency": { type: "string", default: "32" },
-    "watch-timeout": { type: "string", default: "300" },
+    "watch-timeout": { type: "string", default: "1800" },
     "no-bookmarks": { type: "boolean", default: false },
     help: { type: "boolean", short: "h" },
   },

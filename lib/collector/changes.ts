@@ -1,6 +1,7 @@
 // Change detection, pure: given what we stored for a cluster and what a poll found, decide which rows to
 // write. Nothing is written for an object whose content hash did not change; history gets a row only when
 // something changed that a person would call a change (see isChange).
+import { keptObject } from "../db/kept-object";
 import type { KnownObject, ObjectPlan } from "../db/types";
 import { normaliseMessage } from "../fleet/normalise";
 import { caredFields, contentHash, objectKey, type CaredFields } from "../kube/flux";
@@ -163,17 +164,7 @@ export function applyPlan(known: Map<string, KnownObject>, plan: ObjectPlan, ids
   for (const u of plan.upserts) {
     const id = ids.get(u.key) ?? known.get(u.key)?.id;
     if (!id) continue;
-    known.set(u.key, {
-      id,
-      kind: u.record.kind,
-      hash: u.hash,
-      cared: caredFields(u.record),
-      firstFailedAt: u.firstFailedAt,
-      lastReadyAt: u.lastReadyAt,
-      lastGoodRevision: u.lastGoodRevision,
-      lastReconcileAt: u.record.lastReconcileAt,
-      deleted: false,
-    });
+    known.set(u.key, keptObject(id, u.record.kind, u.hash, caredFields(u.record), { ...u, lastReconcileAt: u.record.lastReconcileAt }));
   }
   for (const key of plan.deletions) {
     const k = known.get(key);

@@ -39,6 +39,30 @@ export interface SecretReference {
 export const pick = (labels: Record<string, string>, keys: string[]) =>
   keys.map((k) => labels[k]).find((v) => typeof v === "string" && v) ?? null;
 
+/** Where each secret content points (kubeconfig YAML parsed once per content, not every discovery cycle). */
+const pointsAt = new Map<string, { endpoint: string | null; entryName: string | null }>();
+const POINTS_AT_MAX = 20_000;
+
+function whereSecretPoints(secret: SecretData, ref: SecretRef): { endpoint: string | null; entryName: string | null } {
+  const cacheKey = `${ref.namespace}\0${ref.name}\0${ref.key ?? ""}\0${Object.entries(secret.data)
+    .map(([k, v]) => `${k}=${v}`)
+    .join("\0")}`;
+  const hit = pointsAt.get(cacheKey);
+  if (hit) return hit;
+  let found: { endpoint: string | null; entryName: string | null };
+  try {
+    const kc = kubeconfigFromSecret(secret.data, ref);
+    found = { endpoint: kc.server, entryName: kc.key ? kc.clusterEntryName : null };
+  } catch {
+    // A secret with only an endpoint and a CA (no credential): reachable through an EKS token.
+    const e = secret.data.endpoint ?? secret.data["apiserver-endpoint"];
+    found = { endpoint: e ? Buffer.from(e, "base64").toString("utf8") : null, entryName: null };
+  }
+  if (pointsAt.size >= POINTS_AT_MAX) pointsAt.clear();
+  pointsAt.set(cacheKey, found);
+  return found;
+}
+
 /** A candidate cluster from a connection secret (or from the Crossplane resource alone when the secret is missing). */
 export function candidateFromSecret(
   ref: SecretRef,
@@ -49,17 +73,7 @@ export function candidateFromSecret(
 ): Candidate | null {
   let endpoint: string | null = null;
   let entryName: string | null = null;
-  if (secret) {
-    try {
-      const kc = kubeconfigFromSecret(secret.data, ref);
-      endpoint = kc.server;
-      entryName = kc.key ? kc.clusterEntryName : null;
-    } catch {
-      // A secret with only an endpoint and a CA (no credential): reachable through an EKS token.
-      const e = secret.data.endpoint ?? secret.data["apiserver-endpoint"];
-      endpoint = e ? Buffer.from(e, "base64").toString("utf8") : null;
-    }
-  }
+  if (secret) ({ endpoint, entryName } = whereSecretPoints(secret, ref));
   const arn = parseEksArn(entryName);
   const annotated = secret?.annotations[NAME_ANNOTATION] ?? null;
   const name = annotated ?? arn?.name ?? provisioner?.eksName ?? entryName ?? (secret ? secret.name : null);

@@ -3,6 +3,7 @@
 import type pg from "pg";
 import { conditionsToStore } from "../../fleet/message";
 import type { CaredFields } from "../../kube/flux";
+import { keptObject } from "../kept-object";
 import type { KnownObject, ObjectPlan } from "../types";
 
 export type Queryable = Pick<pg.Pool, "query" | "connect">;
@@ -46,17 +47,22 @@ export async function loadKnownObjects(db: Pick<pg.Pool, "query">, clusterId: nu
       appVersion: r.appVersion,
       suspended: r.suspended,
     };
-    known.set(`${r.kind}/${r.namespace}/${r.name}`, {
-      id: r.id,
-      kind: r.kind,
-      hash: r.contentHash,
-      cared,
-      firstFailedAt: iso(r.firstFailedAt),
-      lastReadyAt: iso(r.lastReadyAt),
-      lastGoodRevision: r.lastGoodRevision,
-      lastReconcileAt: iso(r.lastReconcileAt),
-      deleted: r.deletedAt !== null,
-    });
+    known.set(
+      `${r.kind}/${r.namespace}/${r.name}`,
+      keptObject(
+        r.id,
+        r.kind,
+        r.contentHash,
+        cared,
+        {
+          firstFailedAt: iso(r.firstFailedAt),
+          lastReadyAt: iso(r.lastReadyAt),
+          lastGoodRevision: r.lastGoodRevision,
+          lastReconcileAt: iso(r.lastReconcileAt),
+        },
+        r.deletedAt !== null,
+      ),
+    );
   }
   return known;
 }

@@ -33,7 +33,12 @@ export interface WatchEngineOptions {
   relistIntervalMs?: number;
   /** Deadline of a list request and of a watch's response headers (default 15 s). */
   requestTimeoutMs?: number;
-  /** Watches ask the server to end them after 1–2× this (default 300 s, like client-go). */
+  /**
+   * Watches ask the server to end them after 1–2× this. Default 1800 s: kube-apiserver's own choice for a
+   * watch that names no timeout (30–60 min). client-go's 5–10 min spreads controllers over API servers; for a
+   * collector holding 8,000 watches it is 1,000 resumes a minute, and dead connections are found by h2 PING
+   * and bookmark silence, not by the timeout.
+   */
   minWatchTimeoutSeconds?: number;
   /** After a bookmark on a stream, this much silence means it is dead (default 150 s; bookmarks come ~every 60 s). */
   bookmarkSilenceMs?: number;
@@ -91,7 +96,7 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
   const settings: WatchSettings = {
     requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
     relistIntervalMs: options.relistIntervalMs ?? 15 * 60_000,
-    minWatchTimeoutSeconds: options.minWatchTimeoutSeconds ?? 300,
+    minWatchTimeoutSeconds: options.minWatchTimeoutSeconds ?? 1800,
     bookmarkSilenceMs: options.bookmarkSilenceMs ?? 150_000,
     timeoutGraceMs: 30_000,
     pageSize: options.pageSize ?? 500,

@@ -78,7 +78,7 @@ export interface ResourceWatchContext {
 export interface WatchSettings {
   requestTimeoutMs: number;
   relistIntervalMs: number;
-  /** Watches ask for a server timeout between this and twice this (client-go's reflector: 5–10 min). */
+  /** Watches ask for a server timeout between this and twice this (the engine's default: 30–60 min). */
   minWatchTimeoutSeconds: number;
   /** After a bookmark, this much silence means the stream is dead (bookmarks come about every minute). */
   bookmarkSilenceMs: number;
