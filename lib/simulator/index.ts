@@ -180,6 +180,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     restart: (cluster) => runtime.restartApiServer(cluster),
     churn: (since, limit) => runtime.churn.state(since, limit),
     setChurn: (rate) => runtime.churn.setRate(rate),
+    churnObject: (cluster, kind, namespace, name) => runtime.churn.changeObject(cluster, kind, namespace, name),
   };
   const control = await startControlServer(controlTarget, options.ports?.control ?? storedPorts.control ?? 0).catch(() =>
     startControlServer(controlTarget, 0),

@@ -144,6 +144,19 @@ describe("FleetChurn", () => {
     );
   });
 
+  it("changes one named object out of turn, logged like the others, and refuses an object it does not serve", () => {
+    const { churn, clusters } = churnFleet(4);
+    const first = churn.changeObject("b", "Kustomization", "flux-system", "apps")!;
+    expect(first).toMatchObject({ seq: 1, cluster: "b", kind: "Kustomization", namespace: "flux-system", name: "apps", change: "failed" });
+    const stored = clusters.find((c) => c.name === "b")!.store.versionsOfKinds(new Set(["Kustomization"]));
+    const served = stored.find((v) => v.version.name === "apps")!.version.object;
+    expect(cared(served).readyStatus).toBe("False");
+    expect(churn.changeObject("b", "Kustomization", "flux-system", "apps")!.change).toBe("recovered");
+    expect(churn.state().changes.map((c) => c.seq)).toEqual([1, 2]);
+    expect(churn.changeObject("b", "Kustomization", "flux-system", "nope")).toBeNull();
+    expect(churn.changeObject("nowhere", "Kustomization", "flux-system", "apps")).toBeNull();
+  });
+
   it("keeps a steady rate, counts per cluster and hands out the changes after a sequence number", () => {
     const { churn, advanceReal } = churnFleet(5);
     churn.setRate(20);

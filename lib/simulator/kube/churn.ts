@@ -230,6 +230,20 @@ export class FleetChurn {
     return null;
   }
 
+  /**
+   * The next change of one named object, out of the round robin (a benchmark that watches one object on a
+   * page makes its change this way). Recorded in the log like any other; null when no such object is served.
+   */
+  changeObject(clusterName: string, kind: string, namespace: string, name: string): ChurnChange | null {
+    const cluster = this.order.find((c) => c.name === clusterName);
+    if (!cluster || !cluster.reachable()) return null;
+    cluster.load();
+    const found = cluster.store
+      .versionsOfKinds(CHURN_KINDS)
+      .find(({ version }) => version.object.kind === kind && (version.namespace ?? "") === namespace && version.name === name);
+    return found ? this.change(cluster, found.type, found.version) : null;
+  }
+
   private changeIn(cluster: ChurnCluster): ChurnChange | null {
     const candidates = cluster.store.versionsOfKinds(CHURN_KINDS);
     if (candidates.length === 0) return null;
@@ -239,27 +253,36 @@ export class FleetChurn {
       const object = version.object;
       if ((object.spec as { suspend?: boolean } | undefined)?.suspend === true) continue;
       this.visits.set(cluster.name, start + offset + 1);
-      const seq = this.made + 1;
-      const simNow = this.simNow();
-      const result = cluster.store.churn(type, version.namespace, version.name, (previous) =>
-        churnMark(object, seq, previous, this.seed, simNow),
-      );
-      this.made = seq;
-      const change: ChurnChange = {
-        seq,
-        at: this.realNow(),
-        simTime: isoSeconds(simNow),
-        cluster: cluster.name,
-        kind: object.kind as ChurnChange["kind"],
-        namespace: version.namespace ?? "",
-        name: version.name,
-        change: result.mark.change,
-        resourceVersion: String(result.version.rv),
-      };
-      this.record(change);
-      return change;
+      return this.change(cluster, type, version);
     }
     return null;
+  }
+
+  private change(
+    cluster: ChurnCluster,
+    type: ReturnType<ClusterStore["versionsOfKinds"]>[number]["type"],
+    version: ReturnType<ClusterStore["versionsOfKinds"]>[number]["version"],
+  ): ChurnChange {
+    const object = version.object;
+    const seq = this.made + 1;
+    const simNow = this.simNow();
+    const result = cluster.store.churn(type, version.namespace, version.name, (previous) =>
+      churnMark(object, seq, previous, this.seed, simNow),
+    );
+    this.made = seq;
+    const change: ChurnChange = {
+      seq,
+      at: this.realNow(),
+      simTime: isoSeconds(simNow),
+      cluster: cluster.name,
+      kind: object.kind as ChurnChange["kind"],
+      namespace: version.namespace ?? "",
+      name: version.name,
+      change: result.mark.change,
+      resourceVersion: String(result.version.rv),
+    };
+    this.record(change);
+    return change;
   }
 
   private record(change: ChurnChange): void {

@@ -4,7 +4,7 @@
 //   DELETE /faults/{cluster} · POST /compact {cluster?} · POST /restart {cluster}
 //   GET /churn?since=SEQ&limit=N · POST /churn {rate}
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { ChurnState } from "./churn";
+import type { ChurnChange, ChurnState } from "./churn";
 import { faultSpecFromJson, type FaultSpec } from "./faults";
 
 export interface ControlTarget {
@@ -17,6 +17,8 @@ export interface ControlTarget {
   restart(cluster: string): void;
   churn(since: number, limit: number): ChurnState;
   setChurn(rate: number): void;
+  /** The next churn change of one object, now (null: no such object, or its cluster is unreachable). */
+  churnObject(cluster: string, kind: string, namespace: string, name: string): ChurnChange | null;
 }
 
 class HttpError extends Error {
@@ -131,6 +133,15 @@ async function handle(target: ControlTarget, request: IncomingMessage, response:
     if (typeof rate !== "number" || !Number.isFinite(rate) || rate < 0) throw new HttpError(400, "rate must be a non-negative number");
     target.setChurn(rate);
     return reply(response, 200, { rate });
+  }
+  if (method === "POST" && pathname === "/churn/object") {
+    const { cluster, kind, namespace, name } = await readJson(request);
+    if (typeof cluster !== "string" || typeof kind !== "string" || typeof namespace !== "string" || typeof name !== "string") {
+      throw new HttpError(400, "cluster, kind, namespace and name must be strings");
+    }
+    const change = target.churnObject(cluster, kind, namespace, name);
+    if (!change) throw new HttpError(404, `no ${kind} ${namespace}/${name} to change in a reachable cluster ${cluster}`);
+    return reply(response, 200, change);
   }
   throw new HttpError(404, `no such endpoint: ${method} ${pathname}`);
 }
