@@ -1,11 +1,13 @@
 // npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]
-//                   [--modes poll,watch] [--profile DIR]
+//                   [--browser-samples B] [--modes poll,watch] [--profile DIR]
 // Starts the fleet simulator (its own process, simulated time frozen: only the churn knob changes objects)
 // and runs the collector against it twice, each in a worker process of its own on a throw-away embedded
 // PostgreSQL: first in poll mode (60 s interval), then in watch mode. Per mode it prints the cold start
 // (every cluster listed, and watched in watch mode), the collector's CPU while nothing changes, change →
 // row latency under churn (--churn changes per second for --churn-seconds), changes made vs history rows
-// written (lost, doubled), peak RSS, and requests and sockets per cluster; then a baseline of `kubectl get
+// written (lost, doubled), peak RSS, requests and sockets per cluster, and change → visible in an open browser
+// page (the production web app and headless Chromium, --browser-samples tabs, after the collector's own
+// figures: see scripts/lib/browser-latency.ts); then a baseline of `kubectl get
 // <kinds> -A -o json` per cluster, in a loop. The last line is one JSON object: poll mode's figures under
 // the keys earlier runs printed, plus a `poll` and a `watch` object with the same figures for each mode.
 import { execFile, spawn } from "node:child_process";
@@ -17,7 +19,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { promisify } from "node:util";
 import pg from "pg";
+import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
 import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
+import { DEMO_DIST_DIR, ensureProductionBuild } from "./lib/web-build";
 
 const run = promisify(execFile);
 
@@ -34,6 +38,7 @@ const { values } = parseArgs({
     profile: { type: "string" },
     control: { type: "string" },
     "baseline-sample": { type: "string", default: "20" },
+    "browser-samples": { type: "string", default: "12" },
     worker: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
@@ -42,7 +47,8 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(
     "usage: npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]\n" +
-      "                        [--modes poll,watch] (which modes to run) [--profile DIR] (a CPU profile per mode and phase, for DevTools)",
+      "                        [--browser-samples B] (0: no browser phase) [--modes poll,watch] (which modes to run)\n" +
+      "                        [--profile DIR] (a CPU profile per mode and phase, and a heap snapshot, for DevTools)",
   );
   process.exit(0);
 }
@@ -50,6 +56,8 @@ const clusters = Number(values.clusters);
 const objects = Number(values.objects);
 const concurrency = Number(values.concurrency);
 const baselineSample = Number(values["baseline-sample"]);
+const browserSamples = Number(values["browser-samples"]);
+if (!Number.isInteger(browserSamples) || browserSamples < 0) throw new Error("--browser-samples must be an integer ≥ 0");
 const churnRate = Number(values.churn);
 const churnSeconds = Number(values["churn-seconds"]);
 const idleSeconds = Number(values["idle-seconds"]);
@@ -112,6 +120,16 @@ async function main() {
   console.log(
     `Crow's Nest collector benchmark: ${clusters} clusters (hub included) x ~${objects} Flux objects, concurrency ${concurrency}`,
   );
+  if (browserSamples > 0) {
+    // The browser phase serves the demo's production build: made (or found current) before anything is measured.
+    const build = await ensureProductionBuild({
+      root: process.cwd(),
+      distDir: DEMO_DIST_DIR,
+      verbose: false,
+      onBuild: () => console.log("  building the web app for the browser phase (once; reused while the sources are unchanged)…"),
+    });
+    if (!build.reused) console.log(`  web app built in ${build.seconds} s`);
+  }
   const simStarted = Date.now();
   const sim = await startSimulatorProcess();
   console.log(`  simulator ready in ${((Date.now() - simStarted) / 1000).toFixed(1)} s`);
@@ -141,9 +159,20 @@ async function main() {
   };
   const runMode = async (mode: "poll" | "watch") => {
     console.log(`${mode} mode:`);
-    const args = ["--import", "tsx", "scripts/bench.ts", "--worker", path.join(work, mode), "--mode", mode, "--control", sim.controlUrl];
+    const args = [
+      "--expose-gc",
+      "--import",
+      "tsx",
+      "scripts/bench.ts",
+      "--worker",
+      path.join(work, mode),
+      "--mode",
+      mode,
+      "--control",
+      sim.controlUrl,
+    ];
     args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
-    args.push("--idle-seconds", String(idleSeconds));
+    args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
     if (values.profile) args.push("--profile", path.resolve(values.profile));
     const worker = spawn(process.execPath, args, { env: workerEnv, stdio: ["ignore", "pipe", "inherit"] });
     children.push(worker);
@@ -236,8 +265,13 @@ interface ModeFigures {
   idleCpuMeasure: string;
   changeToRowP50Seconds: number | null;
   changeToRowP95Seconds: number | null;
-  changeToBrowserP95Seconds: null;
-  changeToBrowserNote: string;
+  changeToBrowserP50Seconds: number | null;
+  /** Null when no change was seen (or the phase was skipped): never a latency made up. */
+  changeToBrowserP95Seconds: number | null;
+  changeToBrowserSamples: number;
+  /** Changes whose page never showed them within the wait. */
+  changeToBrowserUnseen: number;
+  changeToBrowserMeasure: string;
   changesMade: number;
   /** Changes to clusters the collector cannot read (expired token, unreachable): not expected in history. */
   changesToUnreadClusters: number;
@@ -301,7 +335,14 @@ async function workerMain(dir: string) {
   );
 
   let peakRss = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  /** The phase running now, and the peak RSS seen in each (where the memory goes). */
+  let phase = "cold";
+  const phasePeaks: Record<string, number> = {};
+  const sampler = setInterval(() => {
+    const rss = process.memoryUsage().rss;
+    peakRss = Math.max(peakRss, rss);
+    phasePeaks[phase] = Math.max(phasePeaks[phase] ?? 0, rss);
+  }, 100);
   const count = async (table: string) => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
   const cpuSince = (from: NodeJS.CpuUsage) => {
     const cpu = process.cpuUsage(from);
@@ -348,7 +389,12 @@ async function workerMain(dir: string) {
   const coldStarted = Date.now();
   const cold = await profiled("cold", measure);
   // Watch mode lists and watches first; versions, Flux and EKS facts are read right after (the facts queue).
+  phase = "facts";
   while (collector.factsPending() > 0) await sleep(100);
+  phase = "idle";
+  // The garbage of the cold start (150,000 objects listed and written) is collected before the idle
+  // window: a one-off cost of starting, not of idling.
+  (globalThis as { gc?: () => void }).gc?.();
   const factsReadSeconds = (Date.now() - coldStarted) / 1000;
   const storedClusters = await count("cluster");
   const storedObjects = await count("flux_object");
@@ -406,6 +452,7 @@ async function workerMain(dir: string) {
   if (values.profile) v8.writeHeapSnapshot(path.join(values.profile, `${mode}-idle.heapsnapshot`));
 
   // --- churn -----------------------------------------------------------------------------------------
+  phase = "churn";
   const readable = new Set(
     (
       await db.query<{ name: string }>(
@@ -489,6 +536,11 @@ async function workerMain(dir: string) {
 
   clearInterval(sampler);
   const peakRssMB = Math.round(peakRss / 1024 / 1024);
+  console.log(
+    `  peak RSS by phase: ${Object.entries(phasePeaks)
+      .map(([name, bytes]) => `${name} ${Math.round(bytes / 1048576)} MB`)
+      .join(", ")}`,
+  );
   const stats = collector.watchStats();
   const socketsPerCluster = mode === "watch" ? stats.openSockets / Math.max(1, storedClusters) : null;
   console.log(
@@ -497,7 +549,40 @@ async function workerMain(dir: string) {
         ? `; open sockets per cluster ${socketsPerCluster!.toFixed(2)} (${stats.openStreams} open watch streams over ${stats.connections} connections made)`
         : "; sockets: keep-alive agents per cluster, not counted"),
   );
-  console.log("  change → browser: not measured here (server-sent events to the browser belong to another piece of work); printed as null");
+  // --- change → browser -------------------------------------------------------------------------------
+  // After the collector's own figures (its CPU and RSS are not disturbed): the web app and Chromium are
+  // processes of their own; the collector goes on with its cycles (poll mode reads only in them).
+  let browser: BrowserLatency | null = null;
+  if (controlUrl && browserSamples > 0) {
+    let measuring = true;
+    const cycles = (async () => {
+      while (measuring) {
+        const next = Date.now() + POLL_INTERVAL_SECONDS * 1000;
+        await collector.runCycle();
+        while (measuring && Date.now() < next) await sleep(250);
+      }
+    })();
+    try {
+      browser = await measureChangeToBrowser({
+        databaseUrl: process.env.DATABASE_URL,
+        controlUrl,
+        samples: browserSamples,
+        spacingMs: 1000,
+        // Poll mode sees a change at its next cycle (up to 60 s), then the page's stream.
+        waitMs: (mode === "poll" ? POLL_INTERVAL_SECONDS + 30 : 30) * 1000,
+        log: (line) => console.log(`  ${line}`),
+      });
+    } finally {
+      measuring = false;
+      await cycles;
+    }
+    console.log(
+      `  change → browser: p50 ${browser.p50Seconds?.toFixed(2) ?? "–"} s, p95 ${browser.p95Seconds?.toFixed(2) ?? "–"} s ` +
+        `over ${browser.samples} changes, ${browser.unseen} not seen (${browser.measure})`,
+    );
+  } else {
+    console.log("  change → browser: skipped (--browser-samples 0)");
+  }
   await collector.close();
   db.on("error", () => {});
   await db.end();
@@ -508,9 +593,11 @@ async function workerMain(dir: string) {
     idleCpuMeasure,
     changeToRowP50Seconds: churnFigures.p50 === null ? null : round(churnFigures.p50),
     changeToRowP95Seconds: churnFigures.p95 === null ? null : round(churnFigures.p95),
-    changeToBrowserP95Seconds: null,
-    changeToBrowserNote:
-      "not measured: the bench runs no web server; changes reach open pages over /api/changes/stream (Server-Sent Events), checked by e2e/live.spec.ts",
+    changeToBrowserP50Seconds: browser?.p50Seconds == null ? null : round(browser.p50Seconds),
+    changeToBrowserP95Seconds: browser?.p95Seconds == null ? null : round(browser.p95Seconds),
+    changeToBrowserSamples: browser?.samples ?? 0,
+    changeToBrowserUnseen: browser?.unseen ?? 0,
+    changeToBrowserMeasure: browser?.measure ?? "skipped (--browser-samples 0)",
     changesMade: churnFigures.changesMade,
     changesToUnreadClusters: churnFigures.changesToUnreadClusters,
     transitionsWritten: churnFigures.transitionsWritten,

@@ -1,0 +1,128 @@
+// Change → visible in an open browser page, for `npm run bench`: the production web app against the
+// collector's database, headless Chromium with one `/failures?cluster=<c>` tab per sample, and per sample one
+// change the simulator makes on purpose (a healthy Kustomization that fails). The time from the change
+// (the simulator's clock, this machine's) to the moment the failing object's link is in the tab's page is
+// the sample; a tab that never shows it within the wait counts as unseen, never as a latency.
+import { chromium, type Browser, type Page } from "@playwright/test";
+import pg from "pg";
+import { objectPath } from "../../lib/fleet/urls";
+import { freePort } from "../../lib/db/embedded";
+import { nextBin, startChild, stopChild, waitForHttp, type Child } from "./processes";
+import { DEMO_DIST_DIR } from "./web-build";
+
+export interface BrowserLatency {
+  p50Seconds: number | null;
+  p95Seconds: number | null;
+  samples: number;
+  unseen: number;
+  /** How it was measured, in a line. */
+  measure: string;
+}
+
+interface Target {
+  cluster: string;
+  namespace: string;
+  name: string;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null;
+
+/**
+ * Healthy Kustomizations the churn never touched (their next churn change is a failure), one per cluster
+ * the collector reads, up to `count`.
+ */
+async function pickTargets(db: pg.Pool, controlUrl: string, count: number): Promise<Target[]> {
+  const log = (await (await fetch(`${controlUrl}/churn?since=0&limit=1000000`)).json()) as {
+    changes: Array<{ cluster: string; kind: string; namespace: string; name: string }>;
+  };
+  const churned = new Set(log.changes.map((c) => `${c.cluster}/${c.kind}/${c.namespace}/${c.name}`));
+  const { rows } = await db.query<Target>(
+    `SELECT DISTINCT ON (c.name) c.name AS cluster, o.namespace, o.name
+       FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+      WHERE o.kind = 'Kustomization' AND o.health = 'ready' AND NOT o.suspended AND o."deletedAt" IS NULL
+        AND c."lastSuccessAt" IS NOT NULL AND (c."lastErrorAt" IS NULL OR c."lastSuccessAt" > c."lastErrorAt")
+      ORDER BY c.name, md5(o.namespace || '/' || o.name)`,
+  );
+  return rows.filter((t) => !churned.has(`${t.cluster}/Kustomization/${t.namespace}/${t.name}`)).slice(0, count);
+}
+
+export async function measureChangeToBrowser(options: {
+  databaseUrl: string;
+  controlUrl: string;
+  samples: number;
+  /** Between two changes. */
+  spacingMs: number;
+  /** How long a tab may take to show its change. */
+  waitMs: number;
+  log: (line: string) => void;
+}): Promise<BrowserLatency> {
+  const db = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+  const port = await freePort();
+  let web: Child | undefined;
+  let browser: Browser | undefined;
+  try {
+    const targets = await pickTargets(db, options.controlUrl, options.samples);
+    if (!targets.length) throw new Error("no healthy, untouched Kustomization to fail in a cluster the collector reads");
+    web = startChild(
+      "web",
+      process.execPath,
+      [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"],
+      { ...process.env, DATABASE_URL: options.databaseUrl, NEXT_DIST_DIR: DEMO_DIST_DIR, HOSTNAME: "127.0.0.1", PORT: String(port) },
+      { quiet: true },
+    );
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${base}/api/health`, 120_000, web);
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-background-timer-throttling"],
+    });
+    const context = await browser.newContext();
+    // One tab per target, each on its cluster's failures with its change stream open, before any change.
+    const pages: Page[] = [];
+    let streamless = 0;
+    for (const target of targets) {
+      const page = await context.newPage();
+      await page.goto(`${base}/failures?cluster=${encodeURIComponent(target.cluster)}`);
+      await page.waitForSelector('[data-testid="failures-totals"]', { timeout: 30_000 });
+      // Its change stream open (a server with streams off, LIVE_STREAMS_MAX=0, leaves the page polling).
+      await page.waitForSelector('[data-testid="failures-totals"][data-stream="open"]', { timeout: 10_000 }).catch(() => {
+        streamless++;
+      });
+      pages.push(page);
+    }
+    const seen = targets.map(async (target, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * options.spacingMs));
+      const response = await fetch(`${options.controlUrl}/churn/object`, {
+        method: "POST",
+        body: JSON.stringify({ cluster: target.cluster, kind: "Kustomization", namespace: target.namespace, name: target.name }),
+      });
+      if (!response.ok) throw new Error(`the simulator refused the change: HTTP ${response.status} ${await response.text()}`);
+      const change = (await response.json()) as { at: number; change: string };
+      if (change.change !== "failed") throw new Error(`expected a failure of ${target.cluster} ${target.name}, got ${change.change}`);
+      const href = objectPath({ cluster: target.cluster, kind: "Kustomization", namespace: target.namespace, name: target.name });
+      try {
+        await pages[i].waitForSelector(`a[href="${href}"]`, { state: "attached", timeout: options.waitMs });
+        return (Date.now() - change.at) / 1000;
+      } catch {
+        return null;
+      }
+    });
+    const results = await Promise.all(seen);
+    const latencies = results.filter((r): r is number => r !== null).sort((a, b) => a - b);
+    return {
+      p50Seconds: percentile(latencies, 0.5),
+      p95Seconds: percentile(latencies, 0.95),
+      samples: latencies.length,
+      unseen: results.length - latencies.length,
+      measure:
+        `${targets.length} tabs on /failures?cluster=<c>${streamless ? ` (${streamless} without a change stream: polling)` : ""}, ` +
+        `one Kustomization made to fail per tab ${options.spacingMs / 1000} s apart; ` +
+        `change (simulator) → the object's link in the tab, waiting at most ${Math.round(options.waitMs / 1000)} s`,
+    };
+  } finally {
+    await browser?.close().catch(() => {});
+    if (web) await stopChild(web);
+    await db.end();
+  }
+}
