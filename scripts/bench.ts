@@ -571,7 +571,14 @@ async function workerMain(dir: string) {
         // Poll mode sees a change at its next cycle (up to 60 s), then the page's stream.
         waitMs: (mode === "poll" ? POLL_INTERVAL_SECONDS + 30 : 30) * 1000,
         log: (line) => console.log(`  ${line}`),
-      });
+      }).catch((err: unknown) => ({
+        // The collector's figures stand; the browser figure is missing, and says why.
+        p50Seconds: null,
+        p95Seconds: null,
+        samples: 0,
+        unseen: 0,
+        measure: `failed: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`,
+      }));
     } finally {
       measuring = false;
       await cycles;

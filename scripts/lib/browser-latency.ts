@@ -73,6 +73,8 @@ export async function measureChangeToBrowser(options: {
     );
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/api/health`, 120_000, web);
+    // One render first: the server's first /failures loads what pages share (seconds at 1,000 clusters).
+    await fetch(`${base}/failures`, { signal: AbortSignal.timeout(120_000) });
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-background-timer-throttling"],
@@ -83,14 +85,18 @@ export async function measureChangeToBrowser(options: {
     let streamless = 0;
     for (const target of targets) {
       const page = await context.newPage();
-      await page.goto(`${base}/failures?cluster=${encodeURIComponent(target.cluster)}`);
-      await page.waitForSelector('[data-testid="failures-totals"]', { timeout: 30_000 });
+      await page.goto(`${base}/failures?cluster=${encodeURIComponent(target.cluster)}`, {
+        waitUntil: "domcontentloaded",
+        timeout: 120_000,
+      });
+      await page.waitForSelector('[data-testid="failures-totals"]', { timeout: 60_000 });
       // Its change stream open (a server with streams off, LIVE_STREAMS_MAX=0, leaves the page polling).
       await page.waitForSelector('[data-testid="failures-totals"][data-stream="open"]', { timeout: 10_000 }).catch(() => {
         streamless++;
       });
       pages.push(page);
     }
+    options.log(`browser phase: ${pages.length} tabs open on the production web app; making one change per tab`);
     const seen = targets.map(async (target, i) => {
       await new Promise((resolve) => setTimeout(resolve, i * options.spacingMs));
       const response = await fetch(`${options.controlUrl}/churn/object`, {
