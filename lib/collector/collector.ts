@@ -6,7 +6,7 @@ import os from "node:os";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type pg from "pg";
 import { AwsCredentials } from "../aws/credentials";
-import { describeAwsError, EksApi, type EksClusterInfo } from "../aws/eks";
+import { describeAwsError } from "../aws/eks";
 import { EksTokenCache } from "../aws/eks-token";
 import { JobQueue, mapLimit } from "../concurrency";
 import { processOperatorActions } from "./actions";
@@ -18,7 +18,6 @@ import type { Logger } from "../logger";
 import {
   kubeVersionChanges,
   clustersByName,
-  eksVersionsInUse,
   listClusters,
   markGoneClusters,
   reachabilityTotals,
@@ -32,15 +31,7 @@ import {
   upsertProvisioners,
   type ClusterRow,
 } from "../db/writes/clusters";
-import {
-  eksVersionsFetchedAt,
-  recordEksError,
-  staleCatalogVersions,
-  writeAddonCatalog,
-  writeCrossplaneFacts,
-  writeEksSnapshot,
-  writeEksVersions,
-} from "../db/writes/eks";
+import { writeCrossplaneFacts } from "../db/writes/eks";
 import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/events";
 import { loadKnownObjects, writeObjectPlan, writeObjectTargets } from "../db/writes/flux-objects";
 import { upsertNodes } from "../db/writes/nodes";
@@ -63,6 +54,7 @@ import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
 import { clustersBySecret, objectTargets } from "./targets";
 import { ClusterSession, type ClusterState } from "./session";
+import { EksReader } from "./eks-reader";
 import { kubeconfigFor } from "./clients";
 import { oneLine } from "../errors";
 import { CHANGE_CHANNEL } from "../db/channels";
@@ -133,11 +125,9 @@ export class Collector {
   readonly replica: string;
   private readonly tokens = new EksTokenCache();
   private readonly aws: AwsCredentials | null;
-  private readonly eksApis = new Map<string, EksApi>();
-  private readonly describeCache = new Map<string, { at: number; info: EksClusterInfo }>();
+  private readonly eks: EksReader;
   private readonly versions = new ServedVersionsCache();
   private readonly states = new Map<number, ClusterState>();
-  private readonly lastEksPoll = new Map<number, number>();
   private readonly lastFactsPoll = new Map<number, number>();
   /** What was last written per cluster, so an unchanged cycle writes (and asks the database) nothing. */
   private readonly crossplaneWritten = new Map<number, string>();
@@ -183,42 +173,26 @@ export class Collector {
     this.leaseSeconds = settings.leaseSeconds ?? settings.intervalSeconds * 2 + 60;
     // Also used without EKS regions: connection secrets with an endpoint but no token get an EKS token.
     this.aws = new AwsCredentials({ assumeRoles: settings.eksAssumeRoles, stsEndpoint: settings.stsEndpoint });
-    for (const region of settings.eksRegions) this.eksApi(region);
+    this.eks = new EksReader(db, {
+      aws: this.aws,
+      regions: settings.eksRegions,
+      endpoint: settings.eksEndpoint,
+      timeoutMs: settings.requestTimeoutMs,
+      intervalSeconds: settings.eksIntervalSeconds,
+      onRequest: (ok) => {
+        this.requestsThisCycle++;
+        this.metrics?.requests.inc({ cluster: "", target: "eks" });
+        if (!ok) this.metrics?.errors.inc({ cluster: "", kind: "eks" });
+      },
+      onDescribeFailed: (clusterId) => this.crossplaneWritten.delete(clusterId),
+      log: this.log,
+    });
     this.factsQueue = new JobQueue(Math.min(settings.concurrency, FACTS_CONCURRENCY));
   }
 
   /** Facts reads of watch sessions queued or running (0 once every watched cluster's versions are read). */
   factsPending(): number {
     return this.factsQueue.pending;
-  }
-
-  private eksApi(region: string): EksApi {
-    let api = this.eksApis.get(region);
-    if (!api) {
-      api = new EksApi({
-        region,
-        credentials: this.aws!.provider(null, region),
-        endpoint: this.settings.eksEndpoint,
-        timeoutMs: this.settings.requestTimeoutMs,
-        onRequest: ({ ok }) => {
-          this.requestsThisCycle++;
-          this.metrics?.requests.inc({ cluster: "", target: "eks" });
-          if (!ok) this.metrics?.errors.inc({ cluster: "", kind: "eks" });
-        },
-      });
-      this.eksApis.set(region, api);
-    }
-    return api;
-  }
-
-  /** DescribeCluster, cached for ten minutes (endpoint and CA rarely change). */
-  private async describe(api: EksApi, name: string, maxAgeMs = 10 * 60_000): Promise<EksClusterInfo> {
-    const key = `${api.region}/${name}`;
-    const hit = this.describeCache.get(key);
-    if (hit && Date.now() - hit.at < maxAgeMs) return hit.info;
-    const info = await api.describeCluster(name);
-    this.describeCache.set(key, { at: Date.now(), info });
-    return info;
   }
 
   private connectionContext(secrets: SecretStore): ConnectionContext {
@@ -229,7 +203,7 @@ export class Collector {
       stsEndpoint: this.settings.stsEndpoint,
       tokens: this.tokens,
       describeEks: async (name, region) =>
-        this.describe(this.eksApi(region), name).catch((err: unknown) => {
+        this.eks.describe(this.eks.api(region), name).catch((err: unknown) => {
           this.log.debug({ cluster: name, region, error: describeAwsError(err).message }, "DescribeCluster failed; connecting without it");
           return undefined;
         }),
@@ -270,8 +244,8 @@ export class Collector {
         hub,
         hubName: this.settings.hubName,
         secretLabel: this.settings.secretLabel,
-        eks: this.settings.eksRegions.map((r) => this.eksApi(r)),
-        describe: (api, name) => this.describe(api, name),
+        eks: this.eks.regionApis(),
+        describe: (api, name) => this.eks.describe(api, name),
       });
       problems.push(...discovery.problems);
     } catch (err) {
@@ -455,10 +429,7 @@ export class Collector {
       facts: (read: () => Promise<void>) => this.factsQueue.run(read),
       provisioners: () => this.provisioners,
       clustersBySecret: () => this.clustersBySecret,
-      pollEks: (cluster: ClusterRow, at: Date, force: boolean) => {
-        if (force) this.lastEksPoll.delete(cluster.id);
-        return this.pollEks(cluster, at);
-      },
+      pollEks: (cluster: ClusterRow, at: Date, force: boolean) => this.eks.readCluster(cluster, at, force),
       recordSuccess: (success: PollSuccess) => void this.queueSuccess(success),
       changed: (cluster: ClusterRow) => {
         this.markChanged(cluster.name);
@@ -735,7 +706,7 @@ export class Collector {
       this.metrics?.pollSeconds.observe((Date.now() - started) / 1000);
 
       this.timing.writeMs += Date.now() - t;
-      const eks = await this.pollEks(cluster, at).catch((err) => {
+      const eks = await this.eks.readCluster(cluster, at).catch((err) => {
         log.warn({ error: describeAwsError(err).message }, "EKS poll failed");
         return 0;
       });
@@ -771,69 +742,9 @@ export class Collector {
   }
 
   /** EKS control plane, node groups, add-ons and insights, every eksIntervalSeconds per cluster. */
-  private async pollEks(cluster: ClusterRow, at: Date): Promise<number> {
-    const region = cluster.region;
-    const name = cluster.eksName;
-    if (!this.aws || !region || !name || !this.settings.eksRegions.includes(region)) return 0;
-    const last = this.lastEksPoll.get(cluster.id) ?? 0;
-    if (Date.now() - last < this.settings.eksIntervalSeconds * 1000) return 0;
-    const api = this.eksApi(region);
-    let info: EksClusterInfo;
-    try {
-      info = await this.describe(api, name, 0);
-    } catch (err) {
-      // Kept on the cluster (AccessDenied for a cluster in an account we may not enter): pages say why its EKS
-      // facts come from Crossplane or are old, and Crossplane may fill them in from the next discovery on.
-      this.lastEksPoll.set(cluster.id, Date.now());
-      this.crossplaneWritten.delete(cluster.id);
-      const n = await recordEksError(this.db, cluster.id, at, describeAwsError(err).message);
-      this.log.debug({ cluster: cluster.name, error: describeAwsError(err).message }, "EKS DescribeCluster failed");
-      return n;
-    }
-    // A part that could not be read is stored as not read (null), never as empty.
-    const notRead = (part: string) => (err: unknown) => {
-      this.log.debug({ cluster: cluster.name, part, error: describeAwsError(err).message }, "EKS read failed");
-      return null;
-    };
-    const [nodeGroups, addons, insights] = await Promise.all([
-      api.nodeGroups(name).catch(notRead("node groups")),
-      api.addons(name).catch(notRead("add-ons")),
-      api.insights(name).catch(notRead("insights")),
-    ]);
-    const n = await writeEksSnapshot(this.db, cluster.id, at, { cluster: info, nodeGroups, addons, insights });
-    this.lastEksPoll.set(cluster.id, Date.now());
-    return n;
-  }
-
-  /** DescribeClusterVersions (daily), DescribeAddonVersions per Kubernetes version in use (daily), pruning (hourly), upstream charts. */
+  /** EKS catalogs (daily), pruning (hourly), upstream charts (hourly). */
   private async fleetWideJobs(clusters: ClusterRow[]): Promise<number> {
-    let written = 0;
-    const region = this.settings.eksRegions[0];
-    if (region) {
-      const api = this.eksApi(region);
-      const fetched = await eksVersionsFetchedAt(this.db);
-      if (!fetched || Date.now() - fetched.getTime() > 24 * HOUR) {
-        written += await writeEksVersions(this.db, await api.clusterVersions()).catch((err) => {
-          this.log.warn({ error: describeAwsError(err).message }, "DescribeClusterVersions failed");
-          return 0;
-        });
-      }
-      const inUse = new Set(await eksVersionsInUse(this.db));
-      // The next version too: "latest compatible after the upgrade".
-      for (const v of [...inUse]) {
-        const [major, minor] = v.split(".").map(Number);
-        if (Number.isFinite(minor)) inUse.add(`${major}.${minor + 1}`);
-      }
-      for (const version of await staleCatalogVersions(this.db, [...inUse], 24 * HOUR)) {
-        written += await api
-          .addonVersions(version)
-          .then((entries) => writeAddonCatalog(this.db, version, entries))
-          .catch((err) => {
-            this.log.warn({ version, error: describeAwsError(err).message }, "DescribeAddonVersions failed");
-            return 0;
-          });
-      }
-    }
+    let written = await this.eks.readCatalogs();
     if (Date.now() - this.lastPruneAt > HOUR) {
       this.lastPruneAt = Date.now();
       const pruned = await pruneHistory(this.db, new Date(Date.now() - this.settings.retentionDays * 24 * HOUR));
@@ -919,7 +830,7 @@ export class Collector {
     await releaseLeases(this.db, this.replica).catch((err: unknown) =>
       this.log.warn({ error: oneLine(err) }, "leases not released; other replicas take them when they expire"),
     );
-    for (const api of this.eksApis.values()) api.destroy();
+    this.eks.close();
     releaseAgents();
   }
 }
