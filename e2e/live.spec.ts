@@ -2,7 +2,7 @@
 // answering (a simulator fault), the collector records it and notifies, the change stream tells the open
 // page, and the page fetches the failures again in place. No reload happens, and the page heard the change
 // on its stream (the poll stays as the fallback, so the proof is the event, not a stopwatch).
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import pg from "pg";
 
 // A spoke no other spec needs unreachable; it is reachable again before this spec ends.
@@ -68,4 +68,48 @@ test("a new failure appears on an open /failures page without a reload", async (
   await expect(group.getByRole("link", { name: CLUSTER, exact: true })).toHaveCount(0, { timeout: 90_000 });
   expect(navigations).toBe(0);
   await expect.poll(reachable, { timeout: 60_000 }).toBe(true);
+});
+
+// A browser opens at most six HTTP/1.1 connections to one host: with a stream per tab the seventh tab would
+// never load. Tabs share one stream (the tab holding a Web Lock opens it and passes what it hears on).
+test("eight tabs share one change stream: every tab loads, and a change reaches the last one opened", async ({ context }) => {
+  await expect.poll(reachable, { timeout: 60_000 }).toBe(true);
+  const { rows } = await db.query<{ namespace: string; name: string }>(
+    `SELECT o.namespace, o.name FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+      WHERE c.name = $1 AND o.kind = 'Kustomization' AND o.health = 'ready' AND NOT o.suspended AND o."deletedAt" IS NULL
+      ORDER BY o.namespace, o.name LIMIT 1`,
+    [CLUSTER],
+  );
+  expect(rows).toHaveLength(1);
+  const target = rows[0];
+  const pages: Page[] = [];
+  for (let i = 0; i < 8; i++) {
+    const tab = await context.newPage();
+    await tab.goto(`/failures?cluster=${CLUSTER}`, { timeout: 30_000 });
+    await expect(tab.getByTestId("failures-totals")).toHaveAttribute("data-stream", "open");
+    pages.push(tab);
+  }
+  const last = pages[pages.length - 1];
+  const totals = last.getByTestId("failures-totals");
+  const eventsBefore = Number(await totals.getAttribute("data-change-events"));
+  const link = last.locator(`a[href="/clusters/${CLUSTER}/kustomization/${target.namespace}/${target.name}"]`);
+  await expect(link).toHaveCount(0);
+
+  const churn = (expected: string) =>
+    fetch(`${env("E2E_SIM_CONTROL_URL")}/churn/object`, {
+      method: "POST",
+      body: JSON.stringify({ cluster: CLUSTER, kind: "Kustomization", namespace: target.namespace, name: target.name }),
+    }).then(async (r) => {
+      expect(r.ok).toBe(true);
+      expect(((await r.json()) as { change: string }).change).toBe(expected);
+    });
+  await churn("failed");
+  try {
+    await expect(link.first()).toBeAttached({ timeout: 30_000 });
+    expect(Number(await totals.getAttribute("data-change-events"))).toBeGreaterThan(eventsBefore);
+  } finally {
+    await churn("recovered");
+  }
+  await expect(link).toHaveCount(0, { timeout: 30_000 });
+  for (const tab of pages) await tab.close();
 });

@@ -1,10 +1,16 @@
 "use client";
 
-// One change stream per browser tab (EventSource on /api/changes/stream), shared by every live island on the
-// page: each says which changes concern it and is called, debounced, when one arrives. While the stream is
-// open islands poll slowly (a safety net); when it fails they poll at their usual rate. A stream the server
-// refused or that broke is tried again after a minute; a stream that came back may have missed changes, so
-// its reopening counts as "anything changed".
+// One change stream per browser (EventSource on /api/changes/stream), shared by every live island on the
+// page and by every tab of the same origin: each island says which changes concern it and is called,
+// debounced, when one arrives. While the stream is open islands poll slowly (a safety net); when it fails
+// they poll at their usual rate. A stream the server refused or that broke is tried again after a minute; a
+// stream that came back may have missed changes, so its reopening counts as "anything changed".
+//
+// Tabs share: a browser opens at most six HTTP/1.1 connections to one host, and a stream holds one for as
+// long as its tab is open, so with a stream per tab the seventh tab would never load. The tab holding the
+// Web Lock "crows-nest-changes" opens the stream and passes what it hears to the others on a
+// BroadcastChannel of that name; when it closes, the next tab in line takes the lock and opens its own
+// (counted as a reopening). Browsers without Web Locks keep a stream per tab.
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { ANY_CLUSTER, clustersOfEvent } from "@/lib/live/changes";
 
@@ -23,16 +29,71 @@ let everOpened = false;
 let events = 0;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
+const SHARED_NAME = "crows-nest-changes";
+type SharedMessage = { type: "change"; clusters: string[] } | { type: "status"; connected: boolean } | { type: "hello" };
+/** The channel to the other tabs while this tab has live islands (null: not sharing). */
+let channel: BroadcastChannel | null = null;
+/** This tab holds the lock: its stream serves every tab. */
+let leading = false;
+/** Ends this tab's hold on the lock, or its wait for it. */
+let leaveLock: (() => void) | null = null;
+/** This tab heard another tab's stream before it led: its own stream's first opening is a reopening. */
+let followed = false;
+
 function setConnected(value: boolean) {
+  if (leading) post({ type: "status", connected: value });
   if (connected === value) return;
   connected = value;
   for (const w of statusWatchers) w();
 }
 
 function deliver(clusters: string[]) {
+  if (leading) post({ type: "change", clusters });
   events++;
   for (const l of listeners) l(clusters);
   for (const w of statusWatchers) w();
+}
+
+function post(message: SharedMessage) {
+  channel?.postMessage(message);
+}
+
+function onShared(message: SharedMessage) {
+  if (message.type === "hello") {
+    if (leading) post({ type: "status", connected });
+  } else if (!leading) {
+    followed = true;
+    if (message.type === "status") setConnected(message.connected);
+    else deliver(message.clusters);
+  }
+}
+
+/** Joins the tabs' shared stream (or opens one of its own when the browser cannot share). */
+function join() {
+  if (channel || source) return;
+  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
+  if (!locks || typeof BroadcastChannel === "undefined") {
+    open();
+    return;
+  }
+  channel = new BroadcastChannel(SHARED_NAME);
+  channel.onmessage = (e: MessageEvent<SharedMessage>) => onShared(e.data);
+  const aborted = new AbortController();
+  let release: (() => void) | undefined;
+  leaveLock = () => {
+    aborted.abort();
+    release?.();
+  };
+  locks
+    .request(SHARED_NAME, { signal: aborted.signal }, () => {
+      leading = true;
+      if (followed) everOpened = true;
+      open();
+      // Held while this tab has live islands (or until it closes: the browser then frees the lock).
+      return new Promise<void>((resolve) => (release = resolve));
+    })
+    .catch(() => {}); // aborted while waiting: this tab left first
+  post({ type: "hello" });
 }
 
 function open() {
@@ -67,11 +128,17 @@ function close() {
   // The next live page is rendered fresh: its stream's first opening is not a reopening.
   everOpened = false;
   setConnected(false);
+  leaveLock?.();
+  leaveLock = null;
+  leading = false;
+  followed = false;
+  channel?.close();
+  channel = null;
 }
 
 function subscribe(listener: Listener): () => void {
   listeners.add(listener);
-  open();
+  join();
   return () => {
     listeners.delete(listener);
     if (!listeners.size) close();
