@@ -502,14 +502,30 @@ export class Collector {
     return out;
   }
 
-  /** Keeps this replica's heartbeat fresh (short-lived): when it stops, its leases are free at once. */
+  /**
+   * Keeps this replica's heartbeat fresh (short-lived): when it stops, its leases are free at once. Each beat
+   * also stops the watch of any cluster whose lease this replica no longer holds (it expired, or another
+   * replica took it), within seconds rather than at the next cycle.
+   */
   startHeartbeat(): void {
     const beat = () =>
-      void acquireLeases(this.db, this.replica, [heartbeatLeaseId(this.replica)], HEARTBEAT_SECONDS).catch((err: unknown) =>
-        this.log.warn({ error: oneLine(err) }, "heartbeat not renewed"),
-      );
+      void acquireLeases(this.db, this.replica, [heartbeatLeaseId(this.replica)], HEARTBEAT_SECONDS)
+        .then(() => this.stopLostSessions())
+        .catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "heartbeat not renewed"));
     beat();
     this.heartbeatTimer = setInterval(beat, HEARTBEAT_EVERY_MS);
+  }
+
+  private async stopLostSessions(): Promise<void> {
+    if (!this.sessions.size) return;
+    const held = new Set(await heldLeases(this.db, this.replica));
+    for (const [id, session] of this.sessions) {
+      if (held.has(id) || this.sessions.get(id) !== session) continue;
+      this.sessions.delete(id);
+      this.heldLastCycle.delete(id);
+      this.log.warn({ cluster: session.cluster.name }, "lease lost; watch stopped");
+      await session.stop();
+    }
   }
 
   /**

@@ -35,6 +35,8 @@ interface Collector {
   child: ChildProcess;
   exited: Promise<number | null>;
   cycles: () => number;
+  /** Its log lines so far (the last 5,000). */
+  lines: () => string[];
 }
 
 function startCollector(databaseUrl: string, replica: string, extraEnv: Record<string, string> = {}): Collector {
@@ -55,11 +57,16 @@ function startCollector(databaseUrl: string, replica: string, extraEnv: Record<s
   children.add(child);
   let cycles = 0;
   let buffered = "";
+  const logged: string[] = [];
   child.stdout!.on("data", (d: Buffer) => {
     buffered += d.toString();
     const lines = buffered.split("\n");
     buffered = lines.pop() ?? "";
-    for (const line of lines) if (line.includes('"cycle finished"')) cycles++;
+    for (const line of lines) {
+      if (line.includes('"cycle finished"')) cycles++;
+      logged.push(line);
+    }
+    if (logged.length > 5000) logged.splice(0, logged.length - 5000);
   });
   child.stderr!.resume();
   const exited = new Promise<number | null>((resolve) =>
@@ -68,7 +75,7 @@ function startCollector(databaseUrl: string, replica: string, extraEnv: Record<s
       resolve(code);
     }),
   );
-  return { child, exited, cycles: () => cycles };
+  return { child, exited, cycles: () => cycles, lines: () => logged };
 }
 
 async function kill9(collector: Collector): Promise<void> {
@@ -254,6 +261,38 @@ describe("collector in watch mode", () => {
     );
     expect(slow[0].collectionMode).toBe("watch");
     expect(slow[0].latencyMs).toBeGreaterThanOrEqual(100);
+  }, 120_000);
+
+  it("stops the watch of a cluster whose lease another replica took at the next heartbeat, not at the next cycle", async () => {
+    const name = `test_lease_${randomBytes(4).toString("hex")}`;
+    const url = await createDatabase(db.adminUrl(), name);
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    // Cycles a minute apart: a stop seen before the second cycle came from a heartbeat (every 5 s).
+    const victim = startCollector(url, "victim", { COLLECTOR_INTERVAL_SECONDS: "60" });
+    try {
+      await until("the victim's first cycle", async () => victim.cycles() >= 1);
+      const { rows } = await pool.query<{ id: number; name: string }>(
+        `SELECT c.id, c.name FROM cluster c JOIN collector_lease l ON l."clusterId" = c.id
+          WHERE l.holder = 'victim' AND l."expiresAt" > now() AND c."collectionMode" = 'watch' ORDER BY c.name LIMIT 1`,
+      );
+      expect(rows).toHaveLength(1);
+      const target = rows[0];
+      await pool.query(`UPDATE collector_lease SET holder = 'thief', "expiresAt" = now() + interval '10 minutes' WHERE "clusterId" = $1`, [
+        target.id,
+      ]);
+      await until(
+        "the victim to stop watching the cluster it lost",
+        async () => victim.lines().some((l) => l.includes('"lease lost; watch stopped"') && l.includes(`"cluster":"${target.name}"`)),
+        45_000,
+      );
+      expect(victim.cycles()).toBe(1);
+      // Only that one: the clusters it still holds are still watched.
+      expect(victim.lines().filter((l) => l.includes('"lease lost; watch stopped"'))).toHaveLength(1);
+    } finally {
+      await kill9(victim);
+      await pool.end();
+      await dropDatabase(db.adminUrl(), name);
+    }
   }, 120_000);
 
   it("hands a killed replica's clusters to the other within one lease period", async () => {
