@@ -509,17 +509,20 @@ export class Collector {
    */
   startHeartbeat(): void {
     const beat = () =>
-      void acquireLeases(this.db, this.replica, [heartbeatLeaseId(this.replica)], HEARTBEAT_SECONDS)
-        .then(() => this.stopLostSessions())
-        .catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "heartbeat not renewed"));
+      void acquireLeases(this.db, this.replica, [heartbeatLeaseId(this.replica)], HEARTBEAT_SECONDS).then(
+        () => this.stopLostSessions().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "held leases not checked")),
+        (err: unknown) => this.log.warn({ error: oneLine(err) }, "heartbeat not renewed"),
+      );
     beat();
     this.heartbeatTimer = setInterval(beat, HEARTBEAT_EVERY_MS);
   }
 
   private async stopLostSessions(): Promise<void> {
     if (!this.sessions.size) return;
+    // Only sessions that existed before the query: one a cycle starts meanwhile took its lease after it.
+    const before = [...this.sessions];
     const held = new Set(await heldLeases(this.db, this.replica));
-    for (const [id, session] of this.sessions) {
+    for (const [id, session] of before) {
       if (held.has(id) || this.sessions.get(id) !== session) continue;
       this.sessions.delete(id);
       this.heldLastCycle.delete(id);

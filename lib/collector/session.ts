@@ -131,8 +131,6 @@ export class ClusterSession {
   private facts: Pick<KubePollResult, "kubernetesVersion" | "fluxVersion" | "fluxReport" | "substitutions"> | null = null;
   private kubelets: Record<string, number> | null = null;
   private transport?: ClusterTransport;
-  /** The first facts read is done (or failed): versions, Flux and EKS facts are as current as they get. */
-  factsRead = false;
   private readonly log: Logger;
 
   constructor(
@@ -202,8 +200,7 @@ export class ClusterSession {
     } catch (err) {
       if (this.stopped) return;
       const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(oneLine(err), "other");
-      if (this.engine) await this.engine.stop();
-      else this.transport?.close();
+      await this.disconnect();
       await this.fail({ message: e.message, kind: e.kind }, at, Date.now() - started);
     }
   }
@@ -216,9 +213,14 @@ export class ClusterSession {
     for (const t of this.timers) clearInterval(t);
     clearTimeout(this.flushTimer);
     clearTimeout(this.eventPollTimer);
+    await this.disconnect();
+    await this.chain;
+  }
+
+  /** Closes the cluster's connection: through the engine once it runs (it owns the transport then). */
+  private async disconnect(): Promise<void> {
     if (this.engine) await this.engine.stop();
     else this.transport?.close();
-    await this.chain;
   }
 
   /** Sockets, requests and per-resource state of the engine (null before it started). */
@@ -397,11 +399,7 @@ export class ClusterSession {
 
   /** A facts read through the collector's facts queue, then in this session's write order. */
   private queueFacts(force: boolean): Promise<void> {
-    return this.ctx
-      .facts(() => this.enqueue(() => this.readFacts(force)))
-      .finally(() => {
-        this.factsRead = true;
-      });
+    return this.ctx.facts(() => this.enqueue(() => this.readFacts(force)));
   }
 
   /** /version, FluxReport, Flux's namespace and substitution variables; then EKS (at once with `force`). */
@@ -491,8 +489,7 @@ export class ClusterSession {
     this.reason = error.message;
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
-    if (this.engine) await this.engine.stop();
-    else this.transport?.close();
+    await this.disconnect();
     this.ctx.metrics?.errors.inc({ cluster: this.cluster.name, kind: error.kind });
     this.log.warn({ kind: error.kind, error: error.message }, "cluster watch could not start");
     await recordPollFailure(this.ctx.db, this.cluster.id, at, error, latencyMs).then(
