@@ -24,5 +24,5 @@ RUN groupadd --system --gid 10001 crows-nest && useradd --system --uid 10001 --g
 COPY --from=build --chown=root:root /app /app
 USER 10001:10001
 EXPOSE 3000 9464
-# Web by default; the collector runs `node --import tsx lib/collector/main.ts`.
+# Web by default; the collector runs `node dist/collector.mjs` (compiled by `npm run build`).
 CMD ["node", "--import", "tsx", "scripts/web.ts"]

@@ -35,6 +35,7 @@ const config = [
       "node_modules/**",
       ".next/**",
       ".next-*/**",
+      "dist/**",
       "lib/db/generated/**",
       ".data/**",
       ".sim/**",

@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { promisify } from "node:util";
 import pg from "pg";
 import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
+import { bundleForNode } from "./lib/node-bundle";
 import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
 import { DEMO_DIST_DIR, ensureProductionBuild } from "./lib/web-build";
 
@@ -70,6 +71,8 @@ if (!modes.length || modes.some((m) => m !== "poll" && m !== "watch"))
 for (const [name, v] of Object.entries({ churn: churnRate, "churn-seconds": churnSeconds, "idle-seconds": idleSeconds })) {
   if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a number ≥ 0`);
 }
+/** The worker's compiled copy of this file (inside the repository, so that it finds node_modules). */
+const BENCH_WORKER_BUNDLE = "dist/bench-worker.mjs";
 /** Poll mode's interval, as deployed by default. */
 const POLL_INTERVAL_SECONDS = 60;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -130,6 +133,9 @@ async function main() {
     });
     if (!build.reused) console.log(`  web app built in ${build.seconds} s`);
   }
+  // The collector runs compiled, as the image and the Helm chart run it (scripts/lib/node-bundle.ts): the
+  // worker is this file, bundled.
+  await bundleForNode("scripts/bench.ts", BENCH_WORKER_BUNDLE);
   const simStarted = Date.now();
   const sim = await startSimulatorProcess();
   console.log(`  simulator ready in ${((Date.now() - simStarted) / 1000).toFixed(1)} s`);
@@ -159,18 +165,7 @@ async function main() {
   };
   const runMode = async (mode: "poll" | "watch") => {
     console.log(`${mode} mode:`);
-    const args = [
-      "--expose-gc",
-      "--import",
-      "tsx",
-      "scripts/bench.ts",
-      "--worker",
-      path.join(work, mode),
-      "--mode",
-      mode,
-      "--control",
-      sim.controlUrl,
-    ];
+    const args = ["--expose-gc", BENCH_WORKER_BUNDLE, "--worker", path.join(work, mode), "--mode", mode, "--control", sim.controlUrl];
     args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
     args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
     if (values.profile) args.push("--profile", path.resolve(values.profile));

@@ -99,7 +99,9 @@ describe("Helm chart", () => {
     const collectorC = collector.containers[0];
     for (const probe of [collectorC.livenessProbe, collectorC.readinessProbe])
       expect(probe?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
-    expect(collector.containers[0].command).toEqual(["node", "--import", "tsx", "lib/collector/main.ts"]);
+    // The collector runs compiled (npm run build writes dist/collector.mjs): not through tsx, which holds
+    // a compiled copy and source map of every module it loads.
+    expect(collector.containers[0].command).toEqual(["node", "dist/collector.mjs"]);
     for (const c of [webC, collector.containers[0]]) {
       expect(c.resources?.requests?.memory).toBeTruthy();
       expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });

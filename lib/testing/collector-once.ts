@@ -28,11 +28,15 @@ export function collectorEnv(target: CollectOnceTarget, extraEnv: Record<string,
   };
 }
 
+/** How the collector starts: from its sources through tsx (as `npm run collector`), or a compiled bundle. */
+const FROM_SOURCES = ["--import", "tsx", "lib/collector/main.ts"];
+
 export function collectOnce(
   target: CollectOnceTarget,
   extraEnv: Record<string, string> = {},
+  entry: string[] = FROM_SOURCES,
 ): Promise<{ summary: Record<string, unknown>; logs: Array<Record<string, unknown>> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "lib/collector/main.ts", "--once"], {
+  const child = spawn(process.execPath, [...entry, "--once"], {
     cwd: process.cwd(),
     env: collectorEnv(target, extraEnv),
     stdio: ["ignore", "pipe", "pipe"],

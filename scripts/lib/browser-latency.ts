@@ -3,7 +3,7 @@
 // change the simulator makes on purpose (a healthy Kustomization that fails). The time from the change
 // (the simulator's clock, this machine's) to the moment the failing object's link is in the tab's page is
 // the sample; a tab that never shows it within the wait counts as unseen, never as a latency.
-import { chromium, type Browser, type Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import pg from "pg";
 import { objectPath } from "../../lib/fleet/urls";
 import { freePort } from "../../lib/db/embedded";
@@ -75,6 +75,8 @@ export async function measureChangeToBrowser(options: {
     await waitForHttp(`${base}/api/health`, 120_000, web);
     // One render first: the server's first /failures loads what pages share (seconds at 1,000 clusters).
     await fetch(`${base}/failures`, { signal: AbortSignal.timeout(120_000) });
+    // Loaded here, not at the top: the bench's collector process would otherwise hold Playwright from its start.
+    const { chromium } = await import("@playwright/test");
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-background-timer-throttling"],
