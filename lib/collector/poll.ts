@@ -9,7 +9,7 @@ import { ClusterRequestError } from "../kube/errors";
 import { COLLECTED_KINDS } from "../kube/kinds";
 import { listAll } from "../kube/list";
 import { toNodeRecords } from "../kube/nodes";
-import { configMapData, substitutionSources } from "../kube/substitutions";
+import { configMapData, kustomizationName, substitutionNeeds, substitutionSources, type SubstitutionNeeds } from "../kube/substitutions";
 import type { CollectedKind, FluxObjectRecord, FluxReportSummary, NodeRecord } from "../kube/types";
 
 export interface KubePoll {
@@ -60,7 +60,7 @@ export interface PollOptions {
    * A watch session already holds the Flux objects and nodes: read only the facts (/version, FluxReport,
    * Flux's namespace, substitution ConfigMaps of these Kustomizations).
    */
-  factsOnly?: { kustomizations: unknown[] };
+  factsOnly?: { substitutions: Iterable<readonly [string, SubstitutionNeeds]> };
 }
 
 export async function pollKube(
@@ -75,10 +75,10 @@ export async function pollKube(
   const listedKinds = new Set<CollectedKind>();
   const records: FluxObjectRecord[] = [];
   let error: ClusterRequestError | null = null;
-  let kustomizations: unknown[] = [];
+  let substitutions: Iterable<readonly [string, SubstitutionNeeds | null]> = [];
 
   const factsOnly = options.factsOnly;
-  if (factsOnly) kustomizations = factsOnly.kustomizations;
+  if (factsOnly) substitutions = factsOnly.substitutions;
   const fluxLists = (factsOnly ? [] : COLLECTED_KINDS).map(async (kind) => {
     const version = servedVersion(served, kind.group, kind.versions);
     if (!version) {
@@ -89,7 +89,7 @@ export async function pollKube(
     try {
       const items = await listAll(client, `/apis/${kind.group}/${version}/${kind.plural}`, { limit: options.pageSize ?? 500 });
       for (const item of items) records.push(kind.toRecord(item));
-      if (kind.kind === "Kustomization") kustomizations = items;
+      if (kind.kind === "Kustomization") substitutions = items.map((item) => [kustomizationName(item), substitutionNeeds(item)] as const);
       listedKinds.add(kind.kind);
     } catch (err) {
       if (asRequestError(err).status === 404) {
@@ -147,8 +147,8 @@ export async function pollKube(
     reportCall,
     fluxNamespaceCall,
   ]);
-  const substitutions =
-    facts && (factsOnly || listedKinds.has("Kustomization")) ? await readSubstitutions(client, kustomizations, warnings) : null;
+  const substitutionValues =
+    facts && (factsOnly || listedKinds.has("Kustomization")) ? await readSubstitutions(client, substitutions, warnings) : null;
   return {
     records,
     listedKinds,
@@ -157,7 +157,7 @@ export async function pollKube(
     nodes: nodeList?.nodes ?? null,
     fluxReport,
     fluxNamespaceVersion: fluxNamespace,
-    substitutions,
+    substitutions: substitutionValues,
     error,
     warnings,
   };
@@ -166,10 +166,10 @@ export async function pollKube(
 /** The ConfigMaps the Kustomizations substitute from (one GET each) plus their inline values. */
 async function readSubstitutions(
   client: KubeReader,
-  kustomizations: unknown[],
+  needs: Iterable<readonly [string, SubstitutionNeeds | null]>,
   warnings: string[],
 ): Promise<Record<string, Record<string, string>>> {
-  const sources = substitutionSources(kustomizations);
+  const sources = substitutionSources(needs);
   const out: Record<string, Record<string, string>> = { ...sources.inline };
   await Promise.all(
     sources.configMaps.map(async (ref) => {

@@ -29,7 +29,8 @@ import { objectKey } from "../kube/flux";
 import { COLLECTED_KINDS } from "../kube/kinds";
 import { toKubeEvent } from "../kube/cluster-info";
 import { kubeletVersionCounts, toNodeRecord } from "../kube/nodes";
-import { isRaw, type Raw, str } from "../kube/raw";
+import { kustomizationName, substitutionNeeds, type SubstitutionNeeds } from "../kube/substitutions";
+import { isRaw, str } from "../kube/raw";
 import type { CollectedKind, FluxObjectRecord, KubeEventRecord, NodeRecord } from "../kube/types";
 import {
   ClusterTransport,
@@ -117,7 +118,8 @@ export class ClusterSession {
   private nodes = new Map<string, NodeRecord>();
   private nodesDirty = false;
   /** Kustomizations (only what substitution sources need) for the facts read. */
-  private kustomizations = new Map<string, Raw>();
+  /** What each Kustomization substitutes from, for those that substitute anything (most do not). */
+  private substitutions = new Map<string, SubstitutionNeeds>(); // by the Kustomization's "namespace/name"
   /** On the hub: objects with spec.kubeConfig (they apply to another cluster). */
   private targets = new Map<string, FluxObjectRecord>();
   /** How long the last facts read (or, before it, the discovery GET) took: a watched cluster's latency; null until timed. */
@@ -257,18 +259,16 @@ export class ClusterSession {
         const metadata = isRaw(object.metadata) ? object.metadata : {};
         const key = objectKey({ kind, namespace: str(metadata.namespace) ?? "", name: str(metadata.name) ?? "" });
         this.pending.set(key, null);
-        this.kustomizations.delete(key);
+        if (kind === "Kustomization") this.substitutions.delete(kustomizationName(object));
         if (this.targets.delete(key)) this.targetsDirty = true;
       } else {
         const record = KINDS.get(kind)!.toRecord(object);
         const key = objectKey(record);
         this.pending.set(key, record);
         if (kind === "Kustomization") {
-          // Only what substitution sources need, and only where there is one (most Kustomizations substitute nothing).
-          const postBuild = isRaw(object.spec) ? object.spec.postBuild : undefined;
-          if (postBuild)
-            this.kustomizations.set(key, { metadata: { namespace: record.namespace, name: record.name }, spec: { postBuild } });
-          else this.kustomizations.delete(key);
+          const needs = substitutionNeeds(object);
+          if (needs) this.substitutions.set(kustomizationName(object), needs);
+          else this.substitutions.delete(kustomizationName(object));
         }
         if (this.cluster.role === "hub") this.noteTarget(key, record);
       }
@@ -408,7 +408,7 @@ export class ClusterSession {
     const at = new Date();
     const poll = await pollKube(this.cluster.name, this.client, this.ctx.versions, {
       clusterFacts: true,
-      factsOnly: { kustomizations: [...this.kustomizations.values()] },
+      factsOnly: { substitutions: this.substitutions.entries() },
     });
     this.latencyMs = Date.now() - at.getTime();
     this.facts = {
