@@ -1,5 +1,6 @@
 // One way to one cluster (a candidate) and the merge of every way into one cluster: same EKS ARN, same
 // endpoint, same name, same EKS name in the same region, or the same connection secret.
+import { createHash } from "node:crypto";
 import type { AccessPath, AccessVia, DiscoveredCluster } from "../../db/types";
 import { parseEksArn } from "../../fleet/eks-arn";
 import { kubeconfigFromSecret, normaliseEndpoint } from "../../kube/kubeconfig";
@@ -39,14 +40,17 @@ export interface SecretReference {
 export const pick = (labels: Record<string, string>, keys: string[]) =>
   keys.map((k) => labels[k]).find((v) => typeof v === "string" && v) ?? null;
 
-/** Where each secret content points (kubeconfig YAML parsed once per content, not every discovery cycle). */
+/**
+ * Where each secret content points (kubeconfig YAML parsed once per content, not every discovery cycle), by a
+ * digest of the content: the content itself is kilobytes per cluster.
+ */
 const pointsAt = new Map<string, { endpoint: string | null; entryName: string | null }>();
 const POINTS_AT_MAX = 20_000;
 
 function whereSecretPoints(secret: SecretData, ref: SecretRef): { endpoint: string | null; entryName: string | null } {
-  const cacheKey = `${ref.namespace}\0${ref.name}\0${ref.key ?? ""}\0${Object.entries(secret.data)
-    .map(([k, v]) => `${k}=${v}`)
-    .join("\0")}`;
+  const hash = createHash("sha256").update(`${ref.namespace}\0${ref.name}\0${ref.key ?? ""}`);
+  for (const [k, v] of Object.entries(secret.data)) hash.update(`\0${k}=${v}`);
+  const cacheKey = hash.digest("base64");
   const hit = pointsAt.get(cacheKey);
   if (hit) return hit;
   let found: { endpoint: string | null; entryName: string | null };
