@@ -264,4 +264,8 @@ export function contentHash(record: FluxObjectRecord): string {
   return createHash("sha1").update(JSON.stringify(record)).digest("base64url");
 }
 
-export const objectKey = (r: { kind: string; namespace: string; name: string }) => `${r.kind}/${r.namespace}/${r.name}`;
+/**
+ * `kind/namespace/name`. Built with join, which makes one flat string: a template literal makes a tree of
+ * three concatenation nodes, and a fleet keeps one key per object (150,000 at 1,000 clusters).
+ */
+export const objectKey = (r: { kind: string; namespace: string; name: string }) => [r.kind, r.namespace, r.name].join("/");

@@ -60,7 +60,7 @@ export function substitutionSources(needs: Iterable<readonly [string, Substituti
 /** `namespace/name` of a Kustomization, as substitutionSources names its inline values. */
 export function kustomizationName(item: unknown): string {
   const meta = obj(obj(item).metadata);
-  return `${str(meta.namespace) ?? "default"}/${str(meta.name) ?? "?"}`;
+  return [str(meta.namespace) ?? "default", str(meta.name) ?? "?"].join("/");
 }
 
 /** The string data of a ConfigMap (binaryData is skipped). */

@@ -2,7 +2,7 @@
 // JSON parameter and expanded with jsonb_to_recordset), transitions appended in the same transaction.
 import type pg from "pg";
 import { conditionsToStore } from "../../fleet/message";
-import type { CaredFields } from "../../kube/flux";
+import { objectKey, type CaredFields } from "../../kube/flux";
 import { keptObject } from "../kept-object";
 import type { KnownObject, ObjectPlan } from "../types";
 
@@ -48,7 +48,7 @@ export async function loadKnownObjects(db: Pick<pg.Pool, "query">, clusterId: nu
       suspended: r.suspended,
     };
     known.set(
-      `${r.kind}/${r.namespace}/${r.name}`,
+      objectKey(r),
       keptObject(
         r.id,
         r.kind,
@@ -122,7 +122,7 @@ export async function writeObjectPlan(
          RETURNING id::text AS id, kind, namespace, name`,
         [clusterId, JSON.stringify(rows), now],
       );
-      for (const r of returned) ids.set(`${r.kind}/${r.namespace}/${r.name}`, r.id);
+      for (const r of returned) ids.set(objectKey(r), r.id);
     }
     if (plan.deletions.length) {
       const deletedIds = plan.deletions.map((k) => known.get(k)?.id).filter((id): id is string => !!id);

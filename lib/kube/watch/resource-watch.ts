@@ -10,7 +10,7 @@
 // `synced` (first list) or `relisted` (later lists) marker after each list's changes.
 import { backoffMs, ClusterRequestError, classifyNetworkError, type ErrorKind } from "../errors";
 import type { Raw } from "../raw";
-import { type KnownObjects, reconcileList } from "./reconcile";
+import { holdsResourceVersion, type KnownObjects, packKnown, reconcileList } from "./reconcile";
 import type { ClusterTransport, LineStream } from "./transport";
 import { type AttemptOutcome, describeOutcome, type Verdict, watchVerdict } from "./verdict";
 import { decodeListPage, decodeWatchLine, LineSplitter } from "./wire";
@@ -145,7 +145,7 @@ export class ResourceWatch {
     const prefix = spec.group ? `/apis/${spec.group}/${spec.version}` : `/api/${spec.version}`;
     this.path = `${prefix}${spec.namespace ? `/namespaces/${encodeURIComponent(spec.namespace)}` : ""}/${spec.plural}`;
     this.typeMeta = { apiVersion: spec.group ? `${spec.group}/${spec.version}` : spec.version, kind: spec.kind };
-    for (const [key, resourceVersion] of spec.known ?? []) this.known.set(key, { resourceVersion, uid: null });
+    for (const [key, resourceVersion] of spec.known ?? []) this.known.set(key, packKnown(resourceVersion, null));
   }
 
   start(): void {
@@ -377,8 +377,8 @@ export class ResourceWatch {
             this.deliver({ type: "deleted", resource: this.id, object: decoded.object });
             return;
           }
-          if (before?.resourceVersion === decoded.resourceVersion) return; // a replay of what we have
-          this.known.set(decoded.key, { resourceVersion: decoded.resourceVersion, uid: decoded.uid });
+          if (holdsResourceVersion(before, decoded.resourceVersion)) return; // a replay of what we have
+          this.known.set(decoded.key, packKnown(decoded.resourceVersion, decoded.uid));
           this.deliver({ type: before ? "modified" : "added", resource: this.id, object: decoded.object });
           return;
         }

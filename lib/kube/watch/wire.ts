@@ -37,7 +37,8 @@ export function objectKeyOf(object: Raw): string | null {
   const name = str(metadata.name);
   if (!name) return null;
   const namespace = str(metadata.namespace);
-  return namespace ? `${namespace}/${name}` : name;
+  // join: one flat string, not a concatenation tree (the engine keeps a key per object).
+  return namespace ? [namespace, name].join("/") : name;
 }
 
 /** A Status (or a status-like body) that says the resourceVersion is too old. */
