@@ -370,12 +370,21 @@ async function workerMain(dir: string) {
     session.connect();
     await session.post("Profiler.enable");
     await session.post("Profiler.start");
+    // Where the phase allocates, garbage included (what the young generation's collections cost).
+    await session.post("HeapProfiler.enable");
+    await session.post("HeapProfiler.startSampling", {
+      samplingInterval: 64 * 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
     try {
       return await run();
     } finally {
       const { profile } = await session.post("Profiler.stop");
+      const { profile: allocations } = await session.post("HeapProfiler.stopSampling");
       mkdirSync(values.profile, { recursive: true });
       writeFileSync(path.join(values.profile, `${mode}-${phase}.cpuprofile`), JSON.stringify(profile));
+      writeFileSync(path.join(values.profile, `${mode}-${phase}.heapprofile`), JSON.stringify(allocations));
       session.disconnect();
     }
   };
