@@ -83,7 +83,9 @@ async function kill9(collector: Collector): Promise<void> {
   await collector.exited;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+// Generous: each collector here is its own process compiling its sources through tsx, started beside the rest
+// of the suite on two cores (a CI run on a slow machine once needed more than 90 s for two first cycles).
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 180_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -305,7 +307,7 @@ describe("collector in watch mode", () => {
             `SELECT holder, count(*)::text AS n FROM collector_lease WHERE "clusterId" > 0 AND "expiresAt" > now() GROUP BY holder`,
           )
       ).rows;
-    await until("both replicas to hold clusters", async () => (await holders()).length === 2, 120_000);
+    await until("both replicas to hold clusters", async () => (await holders()).length === 2);
     const { rows: active } = await db.pool().query<{ n: string }>(`SELECT count(*)::text AS n FROM cluster WHERE lifecycle = 'active'`);
     const killedAt = Date.now();
     await kill9(killed);
