@@ -11,6 +11,7 @@ import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import semver from "semver";
 import { HELM_ADDONS } from "../lib/simulator/fleet/catalogue";
+import { calendarEntry } from "../lib/upgrades/eks-calendar";
 import { createFleetModel, type ScenarioFacts } from "../lib/simulator/fleet";
 import { E2E_FLEET } from "./fleet";
 
@@ -155,9 +156,16 @@ test("/upgrades shows the cluster in extended support with its cost, the skewed 
 
   const ext = page.locator(`tr[data-cluster="${facts.extendedSupport!.cluster}"]`);
   await expect(ext).toContainText("1.31");
-  await expect(ext.locator("[data-support]")).toHaveText("Extended support");
-  await expect(ext.getByTestId("cost")).toContainText("$365");
-  await expect(page.getByTestId("stat-extended")).toContainText(/extra \$[\d,]+\/month, \$[\d,]+\/year/);
+  // The scenario's spoke runs 1.31, whose extended support ended on 2026-11-26 (the real calendar): from that
+  // day the page must say it is past extended support, not in it.
+  const stillExtended = new Date().toISOString().slice(0, 10) < calendarEntry("1.31")!.endOfExtendedSupport;
+  if (stillExtended) {
+    await expect(ext.locator("[data-support]")).toHaveText("Extended support");
+    await expect(ext.getByTestId("cost")).toContainText("$365");
+    await expect(page.getByTestId("stat-extended")).toContainText(/extra \$[\d,]+\/month, \$[\d,]+\/year/);
+  } else {
+    await expect(ext.locator("[data-support]")).toHaveText("Unsupported");
+  }
 
   // Mid-upgrade: the control plane is already on the new version, node group batch is still behind it.
   const ng = facts.nodeGroupSkew!;
@@ -174,18 +182,17 @@ test("/upgrades shows the cluster in extended support with its cost, the skewed 
   const removed = page.getByTestId("removed-apis");
   await expect(removed).toContainText("FlowSchema platform-batch-jobs");
   await expect(page.getByTestId("checklist")).toContainText("aws eks update-cluster-version");
-  await expect(page.getByTestId("cluster-cost")).toContainText("$365/month");
+  if (stillExtended) await expect(page.getByTestId("cluster-cost")).toContainText("$365/month");
   await page.screenshot({ path: "e2e/artifacts/upgrades-cluster.png", fullPage: true });
 
   // The JSON API answers the same numbers.
   const body = await (await page.request.get("/api/upgrades")).json();
   const c = body.clusters.find((x: { name: string }) => x.name === facts.extendedSupport!.cluster);
-  expect(c).toMatchObject({
-    version: "1.31",
-    versionStatus: "EXTENDED_SUPPORT",
-    inExtendedSupport: true,
-    monthlyExtendedSupportCostUSD: 365,
-  });
+  expect(c).toMatchObject(
+    stillExtended
+      ? { version: "1.31", versionStatus: "EXTENDED_SUPPORT", inExtendedSupport: true, monthlyExtendedSupportCostUSD: 365 }
+      : { version: "1.31", versionStatus: "UNSUPPORTED" },
+  );
   expect(c.blockers.some((b: { kind: string }) => b.kind === "removed-api")).toBe(true);
 });
 
