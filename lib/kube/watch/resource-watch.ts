@@ -115,10 +115,11 @@ export class ResourceWatch {
   private wake?: () => void;
   private relistTimer?: NodeJS.Timeout;
   private firstRound = true;
+  /** Times as milliseconds, turned into dates only when health is read (thousands of bookmarks a minute). */
   private h = {
-    lastEventAt: null as string | null,
-    lastBookmarkAt: null as string | null,
-    lastListAt: null as string | null,
+    lastEventAt: null as number | null,
+    lastBookmarkAt: null as number | null,
+    lastListAt: null as number | null,
     lastError: null as string | null,
     lastErrorKind: null as ErrorKind | null,
     lists: 0,
@@ -178,6 +179,9 @@ export class ResourceWatch {
       objects: this.known.size,
       consecutiveFailures: this.failures.length,
       ...this.h,
+      lastEventAt: isoOrNull(this.h.lastEventAt),
+      lastBookmarkAt: isoOrNull(this.h.lastBookmarkAt),
+      lastListAt: isoOrNull(this.h.lastListAt),
       relists: { ...this.h.relists },
     };
   }
@@ -299,7 +303,7 @@ export class ResourceWatch {
     }
     this.rv = rv;
     this.watchesSinceList = 0;
-    this.h.lastListAt = new Date().toISOString();
+    this.h.lastListAt = Date.now();
     if (reason === "first") {
       this.ctx.emit({ type: "synced", resource: this.id, objects: this.known.size });
     } else {
@@ -369,7 +373,7 @@ export class ResourceWatch {
         case "change": {
           delivered++;
           this.rv = decoded.resourceVersion;
-          this.h.lastEventAt = new Date(lastDataAt).toISOString();
+          this.h.lastEventAt = lastDataAt;
           const before = this.known.get(decoded.key);
           if (decoded.type === "DELETED") {
             if (!before) return;
@@ -385,7 +389,7 @@ export class ResourceWatch {
         case "bookmark":
           bookmarks++;
           this.rv = laterRv(this.rv, decoded.resourceVersion);
-          this.h.lastBookmarkAt = new Date(lastDataAt).toISOString();
+          this.h.lastBookmarkAt = lastDataAt;
           return;
         case "expired":
           stop = { kind: "expired", message: decoded.message };
@@ -505,6 +509,8 @@ export class ResourceWatch {
     this.ctx.emit(event);
   }
 }
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The later of two resourceVersions when both are numbers (etcd revisions), else the newer one given. */
 export function laterRv(current: string | null, next: string): string {

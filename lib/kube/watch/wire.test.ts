@@ -43,6 +43,8 @@ describe("decodeWatchLine", () => {
     expect(namespaced).toMatchObject({ key: "flux-system/apps" });
     expect(decodeWatchLine('{"type":"ADDED","object":{"metadata":{"name":"x"}}}')).toMatchObject({ kind: "invalid" });
     expect(decodeWatchLine('{"type":"SOMETHING","object":{}}')).toMatchObject({ kind: "invalid" });
+    expect(decodeWatchLine('{"type":"ADDED","object":[]}')).toMatchObject({ kind: "invalid" });
+    expect(decodeWatchLine('["ADDED"]')).toMatchObject({ kind: "invalid" });
     expect(decodeWatchLine('{"type":"ADDED","obj')).toMatchObject({ kind: "invalid" });
   });
 
@@ -78,6 +80,16 @@ describe("decodeListPage", () => {
       items: [{ apiVersion: "v1", kind: "Node", metadata: { name: "n1" } }],
     });
     expect(() => decodeListPage({ items: "nope" })).toThrow(/not a Kubernetes list/);
+  });
+
+  it("refuses what is not a list page, and takes an empty list with items null", () => {
+    for (const body of [null, [], "text", { items: [1] }, { metadata: "x", items: [] }, { metadata: { resourceVersion: 5 }, items: [] }])
+      expect(() => decodeListPage(body), JSON.stringify(body)).toThrow(/not a Kubernetes list/);
+    expect(decodeListPage({ kind: "SecretList", metadata: { resourceVersion: "9" }, items: null })).toEqual({
+      resourceVersion: "9",
+      continueToken: null,
+      items: [],
+    });
   });
 });
 

@@ -5,20 +5,11 @@
 // watch cache answers, "The resourceVersion for the provided watch is too old." when etcd does (Events,
 // which have no watch cache). Older servers and some proxies answer an HTTP 410 instead; both mean "list
 // again".
-import { z } from "zod";
 import { isRaw, type Raw, str } from "../raw";
 
-const watchLineSchema = z.object({
-  type: z.enum(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]),
-  object: z.record(z.string(), z.unknown()),
-});
-
-const listPageSchema = z.object({
-  apiVersion: z.string().optional(),
-  kind: z.string().optional(),
-  metadata: z.object({ resourceVersion: z.string().optional(), continue: z.string().optional() }).loose().optional(),
-  items: z.array(z.record(z.string(), z.unknown())).nullish(),
-});
+// Checked by hand, not with a schema: a schema's record parse copies every object it checks, and a watch
+// session reads thousands of lines a minute (bookmarks, mostly) and every list item at start.
+const WATCH_TYPES = new Set(["ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"]);
 
 export type ChangeType = "ADDED" | "MODIFIED" | "DELETED";
 
@@ -60,9 +51,10 @@ export function decodeWatchLine(line: string): DecodedLine {
   } catch {
     return { kind: "invalid", detail: `a watch line is not JSON (${line.length} bytes)` };
   }
-  const parsed = watchLineSchema.safeParse(json);
-  if (!parsed.success) return { kind: "invalid", detail: "a watch line is not a watch event" };
-  const { type, object } = parsed.data;
+  if (!isRaw(json) || typeof json.type !== "string" || !WATCH_TYPES.has(json.type) || !isRaw(json.object))
+    return { kind: "invalid", detail: "a watch line is not a watch event" };
+  const type = json.type as ChangeType | "BOOKMARK" | "ERROR";
+  const object = json.object;
   if (type === "ERROR") {
     const message = str(object.message) ?? "watch error";
     if (isTooOldStatus(object)) return { kind: "expired", message };
@@ -106,18 +98,29 @@ export interface ListPage {
 }
 
 export function decodeListPage(body: unknown): ListPage {
-  const parsed = listPageSchema.safeParse(body);
-  if (!parsed.success) throw new Error("the list response is not a Kubernetes list");
-  const { apiVersion, kind, metadata, items } = parsed.data;
+  const metadata = isRaw(body) ? body.metadata : undefined;
+  const items = isRaw(body) ? (body.items ?? []) : undefined;
+  if (
+    !isRaw(body) ||
+    (metadata !== undefined && !isRaw(metadata)) ||
+    !Array.isArray(items) ||
+    !items.every(isRaw) ||
+    !optionalString(body.apiVersion) ||
+    !optionalString(body.kind) ||
+    !optionalString(metadata?.resourceVersion) ||
+    !optionalString(metadata?.continue)
+  )
+    throw new Error("the list response is not a Kubernetes list");
+  const apiVersion = str(body.apiVersion);
+  const kind = str(body.kind);
   // Items of core lists carry no apiVersion/kind on the wire; watch events do. Give both the same shape.
   const itemKind = kind?.endsWith("List") ? kind.slice(0, -4) : undefined;
-  return {
-    resourceVersion: str(metadata?.resourceVersion),
-    continueToken: str(metadata?.continue),
-    items: (items ?? []).map((item) => {
-      if (item.apiVersion === undefined && apiVersion) item.apiVersion = apiVersion;
-      if (item.kind === undefined && itemKind) item.kind = itemKind;
-      return stripManagedFields(item);
-    }),
-  };
+  for (const item of items) {
+    if (item.apiVersion === undefined && apiVersion) item.apiVersion = apiVersion;
+    if (item.kind === undefined && itemKind) item.kind = itemKind;
+    stripManagedFields(item);
+  }
+  return { resourceVersion: str(metadata?.resourceVersion), continueToken: str(metadata?.continue), items };
 }
+
+const optionalString = (v: unknown) => v === undefined || typeof v === "string";
