@@ -40,6 +40,9 @@ import { applyPlan, healthCounts, planObjectWrites } from "./changes";
 import { pollEvents, type ProvisionerRef } from "./events";
 import { connectCluster, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
+import { listingHub, type HubReader } from "./discovery/hub-reader";
+import { WatchedHub } from "./discovery/watched-hub";
+import { ClusterTransport, transportOptions, watchSettings } from "../kube/watch/engine";
 import {
   acquireLeases,
   GLOBAL_JOBS_LEASE,
@@ -120,6 +123,11 @@ const DEFAULT_FACTS_INTERVAL_SECONDS = 300;
  * compete with the watches for the CPU.
  */
 const FACTS_CONCURRENCY = 16;
+/**
+ * A discovery found unchanged is not written again (every write is change-only anyway), but all of it is
+ * written at least this often: a cluster another replica marked gone meanwhile comes back.
+ */
+const DISCOVERY_REWRITE_MS = 10 * 60_000;
 
 export class Collector {
   readonly replica: string;
@@ -137,6 +145,10 @@ export class Collector {
   private readonly inFlight = new Map<number, Promise<void>>();
   private heldLastCycle = new Set<number>();
   private secrets: SecretStore | undefined;
+  /** Watch mode: the hub's lists kept by watching, across cycles. */
+  private watchedHub?: WatchedHub;
+  private lastDiscovery?: DiscoveryResult;
+  private discoveryWrittenAt = 0;
   /** The Crossplane resources that provision spokes, from the last discovery: their Events are read on the hub. */
   private provisioners: ProvisionerRef[] = [];
   private lastPruneAt = 0;
@@ -216,6 +228,24 @@ export class Collector {
     };
   }
 
+  /** What discovery reads the hub with: in watch mode lists kept by watching, else lists read afresh. */
+  private discoveryHub(): HubReader {
+    if (this.mode === "poll") return listingHub(this.hubClient());
+    if (!this.watchedHub) {
+      const options = { requestTimeoutMs: this.settings.requestTimeoutMs, pageSize: this.settings.pageSize };
+      this.watchedHub = new WatchedHub(
+        this.hubClient(),
+        new ClusterTransport(this.settings.hubConfig, transportOptions(options)),
+        watchSettings({
+          ...options,
+          relistIntervalMs: this.settings.relistIntervalSeconds ? this.settings.relistIntervalSeconds * 1000 : undefined,
+        }),
+        this.log,
+      );
+    }
+    return this.watchedHub;
+  }
+
   private hubClient() {
     return createClusterClient(`hub:${this.settings.hubName}`, this.settings.hubConfig, {
       timeoutMs: this.settings.requestTimeoutMs,
@@ -227,7 +257,7 @@ export class Collector {
   async clientByName(name: string) {
     const [cluster] = await clustersByName(this.db, [name]);
     if (!cluster) throw new ClusterRequestError(`unknown cluster ${name}`, "other");
-    return connectCluster(cluster, this.connectionContext(new SecretStore(this.hubClient())));
+    return connectCluster(cluster, this.connectionContext(new SecretStore(listingHub(this.hubClient()))));
   }
 
   /** One full cycle. */
@@ -238,7 +268,7 @@ export class Collector {
     const runId = await startRun(this.db, this.replica, new Date(started));
     let discovery: DiscoveryResult | undefined;
     const problems: string[] = [];
-    const hub = this.hubClient();
+    const hub = this.discoveryHub();
     try {
       discovery = await discoverFleet({
         hub,
@@ -246,15 +276,20 @@ export class Collector {
         secretLabel: this.settings.secretLabel,
         eks: this.eks.regionApis(),
         describe: (api, name) => this.eks.describe(api, name),
+        previous: this.lastDiscovery,
       });
       problems.push(...discovery.problems);
     } catch (err) {
       problems.push(`hub: ${oneLine(err)}`);
     }
+    this.lastDiscovery = discovery;
     this.secrets = discovery?.secrets ?? new SecretStore(hub);
-    if (discovery) this.provisioners = discovery.clusters.flatMap((c) => c.provisioners);
+    if (discovery && !discovery.reused) this.provisioners = discovery.clusters.flatMap((c) => c.provisioners);
     let rowsWritten = 0;
-    if (discovery) {
+    // Unchanged (the hub's watched lists, its APIs and EKS's answers): nothing to write, but now and then.
+    const unchanged = discovery?.reused && Date.now() - this.discoveryWrittenAt < DISCOVERY_REWRITE_MS;
+    if (discovery && !unchanged) {
+      const writing = Date.now();
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
       const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
       for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
@@ -273,6 +308,7 @@ export class Collector {
           this.markChanged("*");
         }
       }
+      this.discoveryWrittenAt = writing;
     }
     for (const p of problems) this.log.warn({ problem: p }, "discovery incomplete");
 
@@ -424,7 +460,7 @@ export class Collector {
       versions: this.versions,
       state: (cluster: ClusterRow) => this.clusterState(cluster.id),
       kubeConfig: (cluster: ClusterRow) =>
-        kubeconfigFor(cluster, this.connectionContext(this.secrets ?? new SecretStore(this.hubClient()))),
+        kubeconfigFor(cluster, this.connectionContext(this.secrets ?? new SecretStore(listingHub(this.hubClient())))),
       onRequest: () => this.requestsThisCycle++,
       facts: (read: () => Promise<void>) => this.factsQueue.run(read),
       provisioners: () => this.provisioners,
@@ -640,7 +676,7 @@ export class Collector {
     let requests = 0;
     try {
       let t = Date.now();
-      const client = await connectCluster(cluster, this.connectionContext(this.secrets ?? new SecretStore(this.hubClient())));
+      const client = await connectCluster(cluster, this.connectionContext(this.secrets ?? new SecretStore(listingHub(this.hubClient()))));
       this.timing.connectMs += Date.now() - t;
       t = Date.now();
       const factsDue =
@@ -849,6 +885,7 @@ export class Collector {
     await releaseLeases(this.db, this.replica).catch((err: unknown) =>
       this.log.warn({ error: oneLine(err) }, "leases not released; other replicas take them when they expire"),
     );
+    await this.watchedHub?.close();
     this.eks.close();
     releaseAgents();
   }

@@ -5,11 +5,10 @@
 import type { ArgoAccessFacts } from "../../db/types";
 import { accessProblem, accessSummary, parseArgoClusterSecrets } from "../../kube/argocd/cluster-secret";
 import { CLUSTER_SECRET_TYPE_LABEL, type ArgoClusterSecret } from "../../kube/argocd/types";
-import type { KubeClusterClient } from "../../kube/client";
-import { listAll } from "../../kube/list";
 import type { Candidate } from "./candidates";
 import type { SourceProblems } from "./problems";
 import type { SecretStore } from "./secret-store";
+import type { HubReader } from "./hub-reader";
 
 /** What the secret says about its cluster, safe to store (no credential). */
 export function argoAccessFacts(cluster: ArgoClusterSecret): ArgoAccessFacts {
@@ -54,14 +53,14 @@ export function candidateFromArgoSecret(cluster: ArgoClusterSecret, hub: { name:
 }
 
 export async function argocdCandidates(
-  hub: KubeClusterClient,
+  hub: HubReader,
   hubName: string,
   secrets: SecretStore,
   problems: SourceProblems,
 ): Promise<Candidate[]> {
   let items: Array<Record<string, unknown>>;
   try {
-    items = await listAll(hub, `/api/v1/secrets`, { labelSelector: `${CLUSTER_SECRET_TYPE_LABEL}=cluster` });
+    items = await hub.list(`/api/v1/secrets`, { labelSelector: `${CLUSTER_SECRET_TYPE_LABEL}=cluster` });
   } catch (err) {
     problems.failed("listing Argo CD cluster secrets", err);
     return [];

@@ -4,7 +4,6 @@
 import type { DiscoveredCluster } from "../../db/types";
 import { crossplaneEksFacts } from "../../fleet/cluster-facts";
 import { clusterProvisioning } from "../../fleet/provisioning";
-import type { KubeClusterClient } from "../../kube/client";
 import {
   compositeKindsFromXrds,
   connectionSecretOf,
@@ -15,11 +14,11 @@ import {
   toProvisioningRecord,
   type ProvisionerKind,
 } from "../../kube/crossplane";
-import { listAll } from "../../kube/list";
 import { obj, type Raw } from "../../kube/raw";
 import type { CrossplaneNodeGroupRecord } from "../../kube/types";
 import type { MergedCluster, SecretReference } from "./candidates";
 import { listServedKind, type SourceProblems } from "./problems";
+import type { HubReader } from "./hub-reader";
 
 /** A provisioning resource and the connection secret it publishes (an empty ref when it publishes none). */
 export function crossplaneSecretReference(item: Raw): SecretReference {
@@ -32,7 +31,7 @@ export function crossplaneSecretReference(item: Raw): SecretReference {
 }
 
 export async function crossplaneSecretReferences(
-  hub: KubeClusterClient,
+  hub: HubReader,
   served: Map<string, string[]>,
   problems: SourceProblems,
 ): Promise<SecretReference[]> {
@@ -40,9 +39,7 @@ export async function crossplaneSecretReferences(
   const xrdVersion = servedVersion(served, "apiextensions.crossplane.io", ["v2", "v1"]);
   if (xrdVersion) {
     try {
-      kinds.push(
-        ...compositeKindsFromXrds(await listAll(hub, `/apis/apiextensions.crossplane.io/${xrdVersion}/compositeresourcedefinitions`)),
-      );
+      kinds.push(...compositeKindsFromXrds(await hub.list(`/apis/apiextensions.crossplane.io/${xrdVersion}/compositeresourcedefinitions`)));
     } catch (err) {
       problems.failed("listing CompositeResourceDefinitions", err);
     }
@@ -57,7 +54,7 @@ export async function crossplaneSecretReferences(
 
 /** Crossplane NodeGroups (either provider; Upbound at the version the server prefers, lists or objects). */
 export async function crossplaneNodeGroups(
-  hub: KubeClusterClient,
+  hub: HubReader,
   served: Map<string, string[]>,
   problems: SourceProblems,
 ): Promise<CrossplaneNodeGroupRecord[]> {

@@ -1,11 +1,11 @@
 // Discovery source (a): the hub's Flux Kustomizations and HelmReleases that deploy into spokes through
 // spec.kubeConfig.secretRef.
-import type { KubeClusterClient } from "../../kube/client";
 import { FLUX_KINDS } from "../../kube/flux";
 import { obj, type Raw } from "../../kube/raw";
 import { fluxKubeconfigRef } from "../../kube/crossplane";
 import type { SecretReference } from "./candidates";
 import { listServedKind, type SourceProblems } from "./problems";
+import type { HubReader } from "./hub-reader";
 
 /** The connection secret a Flux object deploys through, or null when it applies where it lives. */
 export function fluxSecretReference(item: Raw): SecretReference | null {
@@ -14,7 +14,7 @@ export function fluxSecretReference(item: Raw): SecretReference | null {
 }
 
 export async function fluxSecretReferences(
-  hub: KubeClusterClient,
+  hub: HubReader,
   served: Map<string, string[]>,
   problems: SourceProblems,
 ): Promise<SecretReference[]> {

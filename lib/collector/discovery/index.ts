@@ -4,7 +4,6 @@
 // of them is merged into one (by EKS ARN, endpoint, then name).
 import type { EksApi, EksClusterInfo } from "../../aws/eks";
 import type { DiscoveredCluster } from "../../db/types";
-import type { KubeClusterClient } from "../../kube/client";
 import { preferredVersions } from "../../kube/crossplane";
 import { connectionSecretState } from "../../kube/kubeconfig";
 import type { ConnectionSecretState } from "../../kube/types";
@@ -16,18 +15,21 @@ import { fluxSecretReferences } from "./flux-refs";
 import { labelledSecretReferences } from "./labelled-secrets";
 import { SourceProblems } from "./problems";
 import { SecretStore } from "./secret-store";
+import type { HubReader } from "./hub-reader";
 
 export { SecretStore } from "./secret-store";
 export { VIA_ORDER } from "./candidates";
 
 export interface DiscoveryInput {
-  hub: KubeClusterClient;
+  hub: HubReader;
   hubName: string;
   secretLabel: string;
   /** EKS APIs of the configured regions (empty: EKS discovery off). */
   eks: EksApi[];
   /** DescribeCluster answers cached across cycles. */
   describe: (api: EksApi, name: string) => Promise<EksClusterInfo>;
+  /** The last answer: returned again when nothing it was computed from changed (a hub that keeps its lists by watching). */
+  previous?: DiscoveryResult;
 }
 
 export interface DiscoveryResult {
@@ -38,10 +40,22 @@ export interface DiscoveryResult {
   problems: string[];
   /** EKS facts per cluster name (endpoint and CA for the IRSA path). */
   eksInfo: Map<string, EksClusterInfo>;
+  /** What the answer was computed from (null: lists read afresh, nothing to compare with next time). */
+  inputs: string | null;
+  /** The previous answer, returned again: the hub's lists, its served APIs and EKS's answers are all unchanged. */
+  reused: boolean;
 }
 
 export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryResult> {
   const { hub } = input;
+  // Read before anything else: a change arriving while this cycle reads moves it, and the next cycle recomputes.
+  const generation = hub.generation;
+  const served = preferredVersions(await hub.getJson(`/apis`));
+  const eksProblems = new SourceProblems();
+  const eks = await eksCandidates(input.eks, input.describe, eksProblems);
+  const inputs = generation === undefined ? null : discoveryInputs(generation, served, eks, eksProblems);
+  if (inputs !== null && input.previous?.inputs === inputs) return { ...input.previous, reused: true };
+
   const problems = new SourceProblems();
   const secrets = new SecretStore(hub);
   const candidates: Candidate[] = [
@@ -61,7 +75,6 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
     },
   ];
 
-  const served = preferredVersions(await hub.getJson(`/apis`));
   const refs = [
     ...(await fluxSecretReferences(hub, served, problems)),
     ...(await crossplaneSecretReferences(hub, served, problems)),
@@ -85,7 +98,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   }
 
   candidates.push(...(await argocdCandidates(hub, input.hubName, secrets, problems)));
-  const eks = await eksCandidates(input.eks, input.describe, problems);
+  problems.absorb(eksProblems);
   candidates.push(...eks.candidates);
 
   const merged = mergeCandidates(candidates);
@@ -112,5 +125,17 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
         (p.via === "eks" && !!infoByName.get(c.name)?.endpoint),
     );
   const clusters = withCrossplaneFacts(merged, nodeGroups, reachable);
-  return { clusters, secrets, complete: problems.complete, problems: problems.messages, eksInfo: infoByName };
+  return { clusters, secrets, complete: problems.complete, problems: problems.messages, eksInfo: infoByName, inputs, reused: false };
+}
+
+/** Everything besides the hub's lists that discovery is computed from, with the lists' generation: equal means the same answer. */
+function discoveryInputs(
+  generation: number,
+  served: Map<string, string[]>,
+  eks: { eksInfo: Map<string, EksClusterInfo> },
+  eksProblems: SourceProblems,
+): string {
+  // Sorted: DescribeCluster answers arrive in any order.
+  const answers = [...eks.eksInfo].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([generation, [...served], answers, [...eksProblems.messages].sort(), eksProblems.complete]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { KubeClusterClient } from "../../kube/client";
+import type { HubReader } from "./hub-reader";
 import { candidateFromSecret } from "./candidates";
 import { labelledSecretReference } from "./labelled-secrets";
 import { SecretStore } from "./secret-store";
@@ -7,7 +7,7 @@ import { model, ofKind } from "./simulated-hub.testing";
 
 describe("discovery through labelled kubeconfig secrets", () => {
   it("points at the labelled secret itself and names the cluster from its kubeconfig", () => {
-    const store = new SecretStore({} as KubeClusterClient);
+    const store = new SecretStore({} as HubReader);
     const labelled = ofKind("Secret")
       .filter((s) => (s.metadata as { labels?: Record<string, string> }).labels?.["crows-nest.io/cluster-kubeconfig"] === "true")
       .map((s) => store.add(s));

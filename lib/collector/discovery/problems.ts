@@ -2,10 +2,9 @@
 // incomplete, so no cluster is marked gone) and a note about one object (a broken secret) that leaves
 // the rest of the answer whole; and the one LIST every hub source starts with.
 import { oneLine } from "../../errors";
-import type { KubeClusterClient } from "../../kube/client";
 import { servedVersion } from "../../kube/crossplane";
-import { listAll } from "../../kube/list";
 import type { Raw } from "../../kube/raw";
+import type { HubReader } from "./hub-reader";
 
 export class SourceProblems {
   readonly messages: string[] = [];
@@ -22,6 +21,12 @@ export class SourceProblems {
     this.messages.push(message);
   }
 
+  /** Another source's problems, in the order they happened. */
+  absorb(other: SourceProblems): void {
+    this.messages.push(...other.messages);
+    if (!other.complete) this.incomplete = true;
+  }
+
   get complete(): boolean {
     return !this.incomplete;
   }
@@ -32,7 +37,7 @@ export class SourceProblems {
  * not serve the kind. A failed LIST is noted; a 404 is not when `absentOk` (a group served without this kind).
  */
 export async function listServedKind(
-  hub: KubeClusterClient,
+  hub: HubReader,
   served: Map<string, string[]>,
   kind: { group: string; versions: readonly string[]; plural: string },
   problems: SourceProblems,
@@ -41,7 +46,7 @@ export async function listServedKind(
   const version = servedVersion(served, kind.group, [...kind.versions]);
   if (!version) return [];
   try {
-    return await listAll(hub, `/apis/${kind.group}/${version}/${kind.plural}`);
+    return await hub.list(`/apis/${kind.group}/${version}/${kind.plural}`);
   } catch (err) {
     if (!(options.absentOk && (err as { status?: number }).status === 404))
       problems.failed(options.what ?? `listing ${kind.plural}.${kind.group} in the hub`, err);

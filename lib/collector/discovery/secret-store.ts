@@ -1,8 +1,7 @@
 // Secrets read from the hub during one discovery cycle: listed once per namespace that holds connection
 // secrets, or fetched one by one when their namespace could not be listed.
-import type { KubeClusterClient } from "../../kube/client";
-import { listAll } from "../../kube/list";
 import { obj, type Raw, str } from "../../kube/raw";
+import type { HubReader } from "./hub-reader";
 
 export interface SecretData {
   namespace: string;
@@ -17,7 +16,7 @@ export class SecretStore {
   private readonly byKey = new Map<string, SecretData>();
   private readonly loadedNamespaces = new Set<string>();
 
-  constructor(private readonly hub: KubeClusterClient) {}
+  constructor(private readonly hub: HubReader) {}
 
   add(raw: Raw): SecretData {
     const metadata = obj(raw.metadata);
@@ -35,7 +34,7 @@ export class SecretStore {
   /** One LIST per namespace holding connection secrets. */
   async loadNamespace(namespace: string): Promise<void> {
     if (this.loadedNamespaces.has(namespace)) return;
-    const items = await listAll(this.hub, `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`);
+    const items = await this.hub.list(`/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`);
     for (const item of items) this.add(item);
     this.loadedNamespaces.add(namespace);
   }

@@ -13,6 +13,8 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import { logger } from "../../logger";
 import { ClusterTransport, type TransportOptions, type TransportStats } from "./transport";
 import { ResourceWatch, type ResourceWatchHealth, type WatchEvent, type WatchResource, type WatchSettings } from "./resource-watch";
+
+export { ResourceWatch } from "./resource-watch";
 import type { Verdict } from "./verdict";
 
 export type { WatchEvent, WatchResource } from "./resource-watch";
@@ -92,8 +94,9 @@ export function transportOptions(
   };
 }
 
-export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
-  const settings: WatchSettings = {
+/** Every resource watch's settings: the options given, defaults for the rest. */
+export function watchSettings(options: Omit<WatchEngineOptions, "cluster" | "kubeConfig" | "resources" | "onEvent">): WatchSettings {
+  return {
     requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
     relistIntervalMs: options.relistIntervalMs ?? 15 * 60_000,
     minWatchTimeoutSeconds: options.minWatchTimeoutSeconds ?? 1800,
@@ -104,6 +107,10 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
     backoffBaseMs: options.backoffBaseMs ?? 500,
     backoffCapMs: options.backoffCapMs ?? 30_000,
   };
+}
+
+export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
+  const settings = watchSettings(options);
   const transport = options.transport ?? new ClusterTransport(options.kubeConfig, transportOptions(options));
   const log = logger.child({ component: "watch", cluster: options.cluster });
   let mode: EngineMode = "starting";
