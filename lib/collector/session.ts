@@ -98,6 +98,8 @@ export type SessionMode = "starting" | "watching" | "fallback" | "failed" | "sto
 export const FLUSH_MS = 200;
 /** Normal Events of objects that just changed are read at most this often (they are not watched). */
 const EVENT_POLL_MIN_MS = 5_000;
+/** A watched cluster's success row carries its facts at least this often, changed or not. */
+const FULL_SUCCESS_EVERY_MS = 10 * 60_000;
 /** Flux's and Argo CD's kinds, as the poll collects them. */
 const KINDS = new Map(COLLECTED_KINDS.map((k) => [k.kind as string, k]));
 
@@ -128,6 +130,9 @@ export class ClusterSession {
   private flushTimer?: NodeJS.Timeout;
   private chain: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
+  /** Something the success row carries (facts, object and health counts, kubelets) changed since it was last sent. */
+  private successChanged = true;
+  private fullSuccessAt = 0;
   private lastEventPoll = 0;
   private eventPollTimer?: NodeJS.Timeout;
   private facts: Pick<KubePollResult, "kubernetesVersion" | "fluxVersion" | "fluxReport" | "substitutions"> | null = null;
@@ -323,7 +328,10 @@ export class ClusterSession {
         this.ctx.metrics?.rowsWritten.inc({ table: "flux_object_transition" }, written.transitions);
         this.scheduleEventPoll();
       }
-      if (written.rowsWritten) this.ctx.changed(this.cluster);
+      if (written.rowsWritten) {
+        this.successChanged = true;
+        this.ctx.changed(this.cluster);
+      }
     } catch (err) {
       // Not written: keep them for the next flush, unless a newer state arrived meanwhile.
       for (const [key, record] of pending) if (!this.pending.has(key)) this.pending.set(key, record);
@@ -345,6 +353,7 @@ export class ClusterSession {
     const kubelets = kubeletVersionCounts(items);
     const before = this.kubelets;
     this.kubelets = kubelets;
+    this.successChanged = true;
     const changes = kubeVersionChanges(this.cluster, this.result());
     if (changes.length || JSON.stringify(before) !== JSON.stringify(kubelets)) {
       await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(), changes);
@@ -411,6 +420,7 @@ export class ClusterSession {
       factsOnly: { substitutions: this.substitutions.entries() },
     });
     this.latencyMs = Date.now() - at.getTime();
+    this.successChanged = true;
     this.facts = {
       kubernetesVersion: poll.kubernetesVersion ?? this.facts?.kubernetesVersion ?? null,
       fluxVersion: fluxVersionOf(poll.fluxReport, poll.fluxNamespaceVersion) ?? this.facts?.fluxVersion ?? null,
@@ -468,7 +478,14 @@ export class ClusterSession {
       );
       return;
     }
-    this.ctx.recordSuccess({ clusterId: this.cluster.id, at: new Date(), poll: this.result() });
+    // What the success row carries (facts, counts) is sent when it changed, and at least every ten minutes
+    // (a write lost to a database outage is repaired); otherwise only the time: a thousand clusters a minute.
+    const full = this.successChanged || Date.now() - this.fullSuccessAt >= FULL_SUCCESS_EVERY_MS;
+    if (full) {
+      this.successChanged = false;
+      this.fullSuccessAt = Date.now();
+    }
+    this.ctx.recordSuccess({ clusterId: this.cluster.id, at: new Date(), poll: full ? this.result() : null });
   }
 
   /** A Flux resource that has not listed since it started failing, if any: the cluster is not readable now. */
@@ -477,7 +494,7 @@ export class ClusterSession {
     if (!health) return null;
     for (const r of health.resources) {
       if (!KINDS.has(r.resource) || r.mode === "not-served" || r.mode === "fallback") continue;
-      const neverListed = r.lastListAt === null;
+      const neverListed = r.lastListAtMs === null;
       const listFailing = (r.mode === "backoff" || r.mode === "listing") && r.lastErrorKind !== null && !r.connected;
       if ((neverListed || listFailing) && r.lastError) return { message: r.lastError, kind: r.lastErrorKind ?? "other" };
     }

@@ -227,26 +227,31 @@ export function kubeVersionChanges(
 export interface PollSuccess {
   clusterId: number;
   at: Date;
-  poll: KubePollResult;
+  /** What the cluster said, or null when nothing of it changed since the last success recorded: only the time is written. */
+  poll: KubePollResult | null;
 }
 
 /** Successful polls of many clusters in one statement (the collector flushes them in batches). */
 export async function recordPollSuccesses(db: Db, successes: PollSuccess[]): Promise<void> {
   if (!successes.length) return;
-  const rows = successes.map(({ clusterId, at, poll }) => ({
-    id: clusterId,
-    at: at.toISOString(),
-    latencyMs: poll.latencyMs,
-    objectCount: poll.objectCount,
-    kubernetesVersion: poll.kubernetesVersion,
-    kubeletVersions: poll.kubeletVersions,
-    fluxVersion: poll.fluxVersion,
-    fluxReport: poll.fluxReport,
-    substitutions: poll.substitutions ?? null,
-    healthCounts: poll.healthCounts ?? null,
-  }));
+  const rows = successes.map(({ clusterId, at, poll }) =>
+    poll
+      ? {
+          id: clusterId,
+          at: at.toISOString(),
+          latencyMs: poll.latencyMs,
+          objectCount: poll.objectCount,
+          kubernetesVersion: poll.kubernetesVersion,
+          kubeletVersions: poll.kubeletVersions,
+          fluxVersion: poll.fluxVersion,
+          fluxReport: poll.fluxReport,
+          substitutions: poll.substitutions ?? null,
+          healthCounts: poll.healthCounts ?? null,
+        }
+      : { id: clusterId, at: at.toISOString() },
+  );
   await db.query(
-    `UPDATE cluster c SET "lastAttemptAt" = x.at, "lastSuccessAt" = x.at, "latencyMs" = COALESCE(x."latencyMs", c."latencyMs"), "objectCount" = x."objectCount",
+    `UPDATE cluster c SET "lastAttemptAt" = x.at, "lastSuccessAt" = x.at, "latencyMs" = COALESCE(x."latencyMs", c."latencyMs"), "objectCount" = COALESCE(x."objectCount", c."objectCount"),
             "kubernetesVersion" = COALESCE(x."kubernetesVersion", c."kubernetesVersion"), "kubeletVersions" = COALESCE(x."kubeletVersions", c."kubeletVersions"),
             "fluxVersion" = COALESCE(x."fluxVersion", c."fluxVersion"), "fluxReport" = COALESCE(x."fluxReport", c."fluxReport"),
             "substitutions" = COALESCE(x.substitutions, c.substitutions),

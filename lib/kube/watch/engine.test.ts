@@ -246,7 +246,7 @@ describe("bookmarks and relists", () => {
       }));
     await until(() => engine.health().resources[0].resourceVersion === String(version.rv), "a bookmark at the outside change");
     expect(version.rv).toBeGreaterThan(listedAt);
-    expect(engine.health().resources[0].lastBookmarkAt).not.toBeNull();
+    expect(engine.health().resources[0].lastBookmarkAtMs).not.toBeNull();
     expect(changes(seen).filter((event) => event.type !== "added")).toEqual([]);
   });
 
@@ -255,7 +255,7 @@ describe("bookmarks and relists", () => {
     await engine.start();
     await annotate("spoke-3", "infrastructure", "no-bookmarks");
     await new Promise((resolve) => setTimeout(resolve, 600)); // four bookmark intervals of the simulator
-    expect(engine.health().resources[0]).toMatchObject({ lastBookmarkAt: null, connected: true });
+    expect(engine.health().resources[0]).toMatchObject({ lastBookmarkAtMs: null, connected: true });
   });
 
   it("relists periodically and reports nothing when nothing changed", async () => {

@@ -50,9 +50,10 @@ export interface ResourceWatchHealth {
   connected: boolean;
   resourceVersion: string | null;
   objects: number;
-  lastEventAt: string | null;
-  lastBookmarkAt: string | null;
-  lastListAt: string | null;
+  /** Times in epoch milliseconds (a watch sees thousands of bookmarks a minute: no date is made per frame). */
+  lastEventAtMs: number | null;
+  lastBookmarkAtMs: number | null;
+  lastListAtMs: number | null;
   consecutiveFailures: number;
   lastError: string | null;
   lastErrorKind: ErrorKind | null;
@@ -115,11 +116,10 @@ export class ResourceWatch {
   private wake?: () => void;
   private relistTimer?: NodeJS.Timeout;
   private firstRound = true;
-  /** Times as milliseconds, turned into dates only when health is read (thousands of bookmarks a minute). */
   private h = {
-    lastEventAt: null as number | null,
-    lastBookmarkAt: null as number | null,
-    lastListAt: null as number | null,
+    lastEventAtMs: null as number | null,
+    lastBookmarkAtMs: null as number | null,
+    lastListAtMs: null as number | null,
     lastError: null as string | null,
     lastErrorKind: null as ErrorKind | null,
     lists: 0,
@@ -179,9 +179,6 @@ export class ResourceWatch {
       objects: this.known.size,
       consecutiveFailures: this.failures.length,
       ...this.h,
-      lastEventAt: isoOrNull(this.h.lastEventAt),
-      lastBookmarkAt: isoOrNull(this.h.lastBookmarkAt),
-      lastListAt: isoOrNull(this.h.lastListAt),
       relists: { ...this.h.relists },
     };
   }
@@ -303,7 +300,7 @@ export class ResourceWatch {
     }
     this.rv = rv;
     this.watchesSinceList = 0;
-    this.h.lastListAt = Date.now();
+    this.h.lastListAtMs = Date.now();
     if (reason === "first") {
       this.ctx.emit({ type: "synced", resource: this.id, objects: this.known.size });
     } else {
@@ -373,7 +370,7 @@ export class ResourceWatch {
         case "change": {
           delivered++;
           this.rv = decoded.resourceVersion;
-          this.h.lastEventAt = lastDataAt;
+          this.h.lastEventAtMs = lastDataAt;
           const before = this.known.get(decoded.key);
           if (decoded.type === "DELETED") {
             if (!before) return;
@@ -389,7 +386,7 @@ export class ResourceWatch {
         case "bookmark":
           bookmarks++;
           this.rv = laterRv(this.rv, decoded.resourceVersion);
-          this.h.lastBookmarkAt = lastDataAt;
+          this.h.lastBookmarkAtMs = lastDataAt;
           return;
         case "expired":
           stop = { kind: "expired", message: decoded.message };
@@ -509,8 +506,6 @@ export class ResourceWatch {
     this.ctx.emit(event);
   }
 }
-
-const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The later of two resourceVersions when both are numbers (etcd revisions), else the newer one given. */
 export function laterRv(current: string | null, next: string): string {
