@@ -202,6 +202,9 @@ export class Collector {
     this.factsQueue = new JobQueue(Math.min(settings.concurrency, FACTS_CONCURRENCY));
   }
 
+  /** Watch sessions' periodic reads so far: facts (versions, FluxReport, Events) and EKS (each may be skipped when not due). */
+  readonly periodicReads = { facts: 0, eks: 0 };
+
   /** Facts reads of watch sessions queued or running (0 once every watched cluster's versions are read). */
   factsPending(): number {
     return this.factsQueue.pending;
@@ -462,10 +465,17 @@ export class Collector {
       kubeConfig: (cluster: ClusterRow) =>
         kubeconfigFor(cluster, this.connectionContext(this.secrets ?? new SecretStore(listingHub(this.hubClient())))),
       onRequest: () => this.requestsThisCycle++,
-      facts: (read: () => Promise<void>) => this.factsQueue.run(read),
+      facts: (read: () => Promise<void>) =>
+        this.factsQueue.run(async () => {
+          await read();
+          this.periodicReads.facts++;
+        }),
       provisioners: () => this.provisioners,
       clustersBySecret: () => this.clustersBySecret,
-      pollEks: (cluster: ClusterRow, at: Date, force: boolean) => this.eks.readCluster(cluster, at, force),
+      pollEks: (cluster: ClusterRow, at: Date, force: boolean) => {
+        this.periodicReads.eks++;
+        return this.eks.readCluster(cluster, at, force);
+      },
       recordSuccess: (success: PollSuccess) => void this.queueSuccess(success),
       changed: (cluster: ClusterRow) => {
         this.markChanged(cluster.name);
