@@ -447,20 +447,21 @@ async function workerMain(dir: string) {
     // none of the periodic ones is due (the goal's "2 minutes with no changes"). The whole window (default
     // 300 s, one facts and EKS interval) adds every watched cluster's periodic reads: the steady cost.
     const requests0 = collector.watchStats().requests;
-    const reads0 = { ...collector.periodicReads };
+    const reads0 = collector.periodicReads();
     const cpu0 = process.cpuUsage();
     const t0 = Date.now();
     cycleCpuSeconds = 0;
     const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
-    let quiet = { seconds: 0, cpu: 0, cycles: 0, facts: 0, eks: 0 };
+    let quiet = { seconds: 0, cpu: 0, cycles: 0, facts: 0, eks: 0, requests: 0 };
     await profiled("idle", async () => {
       await cyclesFor(quietSeconds);
       quiet = {
         seconds: (Date.now() - t0) / 1000,
         cpu: cpuSince(cpu0),
         cycles: cycleCpuSeconds,
-        facts: collector.periodicReads.facts - reads0.facts,
-        eks: collector.periodicReads.eks - reads0.eks,
+        facts: collector.periodicReads().facts - reads0.facts,
+        eks: collector.periodicReads().eks - reads0.eks,
+        requests: collector.watchStats().requests - requests0,
       };
       await cyclesFor(idleSeconds - quietSeconds);
     });
@@ -471,18 +472,21 @@ async function workerMain(dir: string) {
       `${(quiet.cycles / quiet.seconds).toFixed(4)} cores in discovery, leases and fleet-wide jobs; ` +
       `${quiet.facts} facts reads and ${quiet.eks} EKS reads asked for in it)`;
     steadyCpuCores = cpuSince(cpu0) / seconds;
-    const reads = { facts: collector.periodicReads.facts - reads0.facts, eks: collector.periodicReads.eks - reads0.eks };
+    const reads = { facts: collector.periodicReads().facts - reads0.facts, eks: collector.periodicReads().eks - reads0.eks };
     steadyCpuMeasure =
       `CPU over ${seconds.toFixed(0)} s with no change, every watched cluster's periodic reads included ` +
       `(${reads.facts} facts reads, ${reads.eks} EKS reads asked for; due every ${FACTS_INTERVAL_SECONDS} s and ${EKS_INTERVAL_SECONDS} s)`;
     const stats = collector.watchStats();
     requestsPerCluster = (stats.requests - requests0) / Math.max(1, storedClusters);
-    requestsPerClusterMeasure = `watch requests per cluster over ${seconds.toFixed(0)} s idle (resumes, bookmarks' timeouts)`;
+    requestsPerClusterMeasure =
+      `requests per cluster on its connection over ${seconds.toFixed(0)} s idle: watch resumes and the periodic facts reads' GETs ` +
+      `(${(quiet.requests / Math.max(1, storedClusters)).toFixed(2)} in the first ${quiet.seconds.toFixed(0)} s)`;
     console.log(
       `  idle, first ${quiet.seconds.toFixed(0)} s: CPU ${idleCpuCores.toFixed(4)} cores (cycles ${(quiet.cycles / quiet.seconds).toFixed(4)}; ` +
         `${quiet.facts} facts and ${quiet.eks} EKS reads)\n` +
         `  idle, all ${seconds.toFixed(0)} s: CPU ${steadyCpuCores.toFixed(4)} cores (${reads.facts} facts and ${reads.eks} EKS reads), ` +
-        `${stats.requests - requests0} watch requests, ${(await count("flux_object_transition")) - history0} history rows; sessions ${JSON.stringify(stats.sessions)}`,
+        `${stats.requests - requests0} requests on the clusters' connections (${quiet.requests} in the first ${quiet.seconds.toFixed(0)} s), ` +
+        `${(await count("flux_object_transition")) - history0} history rows; sessions ${JSON.stringify(stats.sessions)}`,
     );
   }
 

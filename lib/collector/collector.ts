@@ -202,8 +202,12 @@ export class Collector {
     this.factsQueue = new JobQueue(Math.min(settings.concurrency, FACTS_CONCURRENCY));
   }
 
-  /** Watch sessions' periodic reads so far: facts (versions, FluxReport, Events) and EKS (each may be skipped when not due). */
-  readonly periodicReads = { facts: 0, eks: 0 };
+  private factsReads = 0;
+
+  /** Reads so far of watched clusters' facts (versions, FluxReport, Events) and of clusters' EKS facts. */
+  periodicReads(): { facts: number; eks: number } {
+    return { facts: this.factsReads, eks: this.eks.reads };
+  }
 
   /** Facts reads of watch sessions queued or running (0 once every watched cluster's versions are read). */
   factsPending(): number {
@@ -465,17 +469,11 @@ export class Collector {
       kubeConfig: (cluster: ClusterRow) =>
         kubeconfigFor(cluster, this.connectionContext(this.secrets ?? new SecretStore(listingHub(this.hubClient())))),
       onRequest: () => this.requestsThisCycle++,
-      facts: (read: () => Promise<void>) =>
-        this.factsQueue.run(async () => {
-          await read();
-          this.periodicReads.facts++;
-        }),
+      facts: (read: () => Promise<void>) => this.factsQueue.run(read),
+      factsRead: () => this.factsReads++,
       provisioners: () => this.provisioners,
       clustersBySecret: () => this.clustersBySecret,
-      pollEks: (cluster: ClusterRow, at: Date, force: boolean) => {
-        this.periodicReads.eks++;
-        return this.eks.readCluster(cluster, at, force);
-      },
+      pollEks: (cluster: ClusterRow, at: Date, force: boolean) => this.eks.readCluster(cluster, at, force),
       recordSuccess: (success: PollSuccess) => void this.queueSuccess(success),
       changed: (cluster: ClusterRow) => {
         this.markChanged(cluster.name);

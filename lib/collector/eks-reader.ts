@@ -39,6 +39,8 @@ export class EksReader {
   private readonly apis = new Map<string, EksApi>();
   private readonly described = new Map<string, { at: number; info: EksClusterInfo }>();
   private readonly lastRead = new Map<number, number>();
+  /** Clusters' EKS facts read so far (calls that found them not due yet are not counted). */
+  reads = 0;
 
   constructor(
     private readonly db: pg.Pool,
@@ -87,6 +89,7 @@ export class EksReader {
     const { region, eksName: name } = cluster;
     if (!this.options.aws || !region || !name || !this.options.regions.includes(region)) return 0;
     if (!force && Date.now() - (this.lastRead.get(cluster.id) ?? 0) < this.options.intervalSeconds * 1000) return 0;
+    this.reads++;
     const api = this.api(region);
     let info: EksClusterInfo;
     try {

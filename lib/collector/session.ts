@@ -43,7 +43,14 @@ import {
 } from "../kube/watch/engine";
 import { clusterWatchResources } from "../kube/watch/resources";
 import type { KnownObject, KubePollResult } from "../db/types";
-import { kubeVersionChanges, recordPollFailure, recordVersionsWithChanges, type ClusterRow, type PollSuccess } from "../db/writes/clusters";
+import {
+  kubeVersionChanges,
+  recordPollFailure,
+  recordVersionsWithChanges,
+  versionsDiffer,
+  type ClusterRow,
+  type PollSuccess,
+} from "../db/writes/clusters";
 import { eventSignature, upsertEvents } from "../db/writes/events";
 import { writeObjectPlan, writeObjectTargets } from "../db/writes/flux-objects";
 import { upsertNodes } from "../db/writes/nodes";
@@ -69,6 +76,8 @@ export interface SessionContext {
   onRequest(): void;
   /** Runs a facts read when the collector's facts queue lets it (bounded; held while a cold start lists the fleet). */
   facts(read: () => Promise<void>): Promise<void>;
+  /** Counts a facts read (for the benchmark). */
+  factsRead?(): void;
   /** On the hub: the Crossplane resources that provision spokes. */
   provisioners(): readonly ProvisionerRef[];
   /** Hub secret → the cluster it reaches. */
@@ -414,6 +423,7 @@ export class ClusterSession {
   /** /version, FluxReport, Flux's namespace and substitution variables; then EKS (at once with `force`). */
   private async readFacts(force: boolean): Promise<void> {
     if (!this.client || this.stopped) return;
+    this.ctx.factsRead?.();
     const at = new Date();
     const poll = await pollKube(this.cluster.name, this.client, this.ctx.versions, {
       clusterFacts: true,
@@ -436,8 +446,11 @@ export class ClusterSession {
     });
     await this.writeEvents(kept.events, true);
     if (this.kubelets === null && this.nodes.size) this.kubelets = kubeletVersionCounts([...this.nodes.values()]);
-    const changes = kubeVersionChanges(this.cluster, this.result());
-    await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, this.result(), changes);
+    const result = this.result();
+    const changes = kubeVersionChanges(this.cluster, result);
+    // The same versions as the row holds: nothing to write (a transaction per cluster every five minutes).
+    if (changes.length || versionsDiffer(this.cluster, result))
+      await recordVersionsWithChanges(this.ctx.db, this.cluster.id, at, result, changes);
     if (changes.length) this.ctx.changed(this.cluster);
     this.cluster.kubernetesVersion = this.facts.kubernetesVersion ?? this.cluster.kubernetesVersion;
     this.cluster.fluxVersion = this.facts.fluxVersion ?? this.cluster.fluxVersion;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestDatabase } from "../../testing/db";
 import type { KubePollResult } from "../types";
-import { recordPollSuccesses, upsertDiscoveredClusters } from "./clusters";
+import { recordPollSuccesses, upsertDiscoveredClusters, versionsDiffer } from "./clusters";
 
 const db = useTestDatabase();
 
@@ -61,5 +61,23 @@ describe("recordPollSuccesses", () => {
       fluxVersion: "v2.7.3",
       healthCounts: { Kustomization: { ready: 150 } },
     });
+  });
+});
+
+describe("versionsDiffer", () => {
+  const row = { kubernetesVersion: "v1.33.4", fluxVersion: "v2.7.3", kubeletVersions: { "v1.33.4": 2, "v1.32.9": 1 } };
+  it("is false for the versions the row holds, and for versions not seen (null)", () => {
+    expect(
+      versionsDiffer(row, { kubernetesVersion: "v1.33.4", fluxVersion: "v2.7.3", kubeletVersions: { "v1.32.9": 1, "v1.33.4": 2 } }),
+    ).toBe(false);
+    expect(versionsDiffer(row, { kubernetesVersion: null, fluxVersion: null, kubeletVersions: null })).toBe(false);
+  });
+  it("is true for a new control plane, Flux, kubelet version or kubelet count, and for a first reading", () => {
+    const same = { kubernetesVersion: "v1.33.4", fluxVersion: "v2.7.3", kubeletVersions: row.kubeletVersions };
+    expect(versionsDiffer(row, { ...same, kubernetesVersion: "v1.34.1" })).toBe(true);
+    expect(versionsDiffer(row, { ...same, fluxVersion: "v2.8.0" })).toBe(true);
+    expect(versionsDiffer(row, { ...same, kubeletVersions: { "v1.33.4": 3 } })).toBe(true);
+    expect(versionsDiffer(row, { ...same, kubeletVersions: { "v1.33.4": 3, "v1.32.9": 1 } })).toBe(true);
+    expect(versionsDiffer({ kubernetesVersion: null, fluxVersion: null, kubeletVersions: null as never }, same)).toBe(true);
   });
 });

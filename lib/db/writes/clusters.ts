@@ -203,6 +203,19 @@ export async function recordVersionChanges(db: Db, clusterId: number, at: Date, 
   return changes.length;
 }
 
+/** Whether a poll found versions the cluster row does not hold yet (nulls mean "not seen": they keep what is stored). */
+export function versionsDiffer(
+  row: Pick<ClusterRow, "kubernetesVersion" | "fluxVersion" | "kubeletVersions">,
+  poll: Pick<KubePollResult, "kubernetesVersion" | "fluxVersion" | "kubeletVersions">,
+): boolean {
+  if (poll.kubernetesVersion !== null && poll.kubernetesVersion !== row.kubernetesVersion) return true;
+  if (poll.fluxVersion !== null && poll.fluxVersion !== row.fluxVersion) return true;
+  if (poll.kubeletVersions === null) return false;
+  const stored = row.kubeletVersions ?? {};
+  const found = Object.keys(poll.kubeletVersions);
+  return found.length !== Object.keys(stored).length || found.some((v) => stored[v] !== poll.kubeletVersions![v]);
+}
+
 /** Version changes between what the cluster row holds and what a poll found (nulls mean "not seen"). */
 export function kubeVersionChanges(
   before: Pick<ClusterRow, "kubernetesVersion" | "fluxVersion" | "kubeletVersions">,

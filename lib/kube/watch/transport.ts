@@ -20,6 +20,19 @@ import { brokenBodyError, classifyNetworkError, ClusterRequestError, jsonOrError
 
 export type Protocol = "h2" | "http/1.1";
 
+/** How long one reading of a kubeconfig's credentials serves further requests (tokens live for minutes at least). */
+const SETTINGS_REUSE_MS = 5_000;
+
+/** TLS fingerprints per credentials read, so that a reused reading is not hashed again for each request. */
+const fingerprints = new WeakMap<ConnectionSettings, Map<boolean, string>>();
+function fingerprintOf(isHttps: boolean, settings: ConnectionSettings): string {
+  let byScheme = fingerprints.get(settings);
+  if (!byScheme) fingerprints.set(settings, (byScheme = new Map<boolean, string>()));
+  let fingerprint = byScheme.get(isHttps);
+  if (fingerprint === undefined) byScheme.set(isHttps, (fingerprint = tlsFingerprint(isHttps, settings.tls)));
+  return fingerprint;
+}
+
 export interface TransportOptions {
   /** Deadline of a list request (connect to last byte) and of a watch's response headers. */
   requestTimeoutMs: number;
@@ -97,6 +110,8 @@ export class ClusterTransport {
   private closed = false;
   private readonly inFlight = new Set<() => void>();
   private counters = { requests: 0, connections: 0, bytesReceived: 0 };
+  /** Credentials read for the last request, reused for a burst of them (see SETTINGS_REUSE_MS). */
+  private lastSettings?: { at: number; kubeConfig: KubeConfig; settings: Promise<ConnectionSettings> };
 
   constructor(
     private kubeConfig: KubeConfig,
@@ -106,6 +121,25 @@ export class ClusterTransport {
   /** A rotated kubeconfig (new token or certificate): new requests use it, a new CA opens a new connection. */
   setKubeConfig(kc: KubeConfig): void {
     this.kubeConfig = kc;
+    this.lastSettings = undefined;
+  }
+
+  /**
+   * The kubeconfig's headers and TLS material, read again after SETTINGS_REUSE_MS: reading them builds an
+   * agent and runs exec plugins or token files, and a facts read sends several GETs at once.
+   */
+  private connection(): Promise<ConnectionSettings> {
+    const now = Date.now();
+    const last = this.lastSettings;
+    if (last && last.kubeConfig === this.kubeConfig && now - last.at < SETTINGS_REUSE_MS) return last.settings;
+    const settings = connectionSettings(this.kubeConfig);
+    const entry = { at: now, kubeConfig: this.kubeConfig, settings };
+    this.lastSettings = entry;
+    // A failure is not reused: the next request reads the kubeconfig again.
+    settings.catch(() => {
+      if (this.lastSettings === entry) this.lastSettings = undefined;
+    });
+    return settings;
   }
 
   stats(): TransportStats {
@@ -215,7 +249,7 @@ export class ClusterTransport {
 
   private async open(pathAndQuery: string): Promise<Opened> {
     if (this.closed) throw new ClusterRequestError("the cluster's transport is closed", "other");
-    const settings = await connectionSettings(this.kubeConfig);
+    const settings = await this.connection();
     const basePath = settings.url.pathname === "/" ? "" : settings.url.pathname.replace(/\/+$/, "");
     const fullPath = basePath + pathAndQuery;
     this.counters.requests++;
@@ -303,7 +337,7 @@ export class ClusterTransport {
 
   private h1Agent(settings: ConnectionSettings): https.Agent | http.Agent {
     const isHttps = settings.url.protocol === "https:";
-    const fingerprint = tlsFingerprint(isHttps, settings.tls);
+    const fingerprint = fingerprintOf(isHttps, settings);
     if (this.agent && this.agentFingerprint === fingerprint) return this.agent;
     this.agent?.destroy();
     // Each open watch holds a socket; two more stay free for lists.
@@ -316,7 +350,7 @@ export class ClusterTransport {
   /** The open h2 connection, a new one, or null when the server speaks HTTP/1.1 only. */
   private async h2Session(settings: ConnectionSettings): Promise<http2.ClientHttp2Session | null> {
     if (this.options.protocol === "http1" || settings.url.protocol !== "https:" || this.negotiated === "http/1.1") return null;
-    const fingerprint = tlsFingerprint(true, settings.tls);
+    const fingerprint = fingerprintOf(true, settings);
     const current = this.session;
     if (current && usable(current) && this.sessionFingerprint === fingerprint) return current;
     if (current && this.sessionFingerprint !== fingerprint) current.close(); // new CA or certificate: streams finish, new ones go elsewhere
