@@ -30,7 +30,7 @@ import { controlPlaneAt, gitVersionOf } from "./versions";
 export { DISCOVERY_LABEL, connectionSecretOf } from "./hub";
 export { TIMELINE } from "./timeline";
 export { type SpokeSpec } from "./topology";
-export { FleetCalendarError, type FleetVersions } from "./fleet-versions";
+export { type FleetVersions } from "./fleet-versions";
 export { type ArgoSpokeSpec } from "./argocd";
 
 export interface FleetModelOptions {
