@@ -5,11 +5,11 @@
 // Application through /go. Holds at any simulated time from t0 on.
 import { expect, test } from "@playwright/test";
 import { createFleetModel } from "../lib/simulator/fleet/index";
-import { E2E_FLEET } from "./fleet";
+import { E2E_FLEET, e2eSimEpoch } from "./fleet";
 
 test.setTimeout(120_000);
 
-const fleet = createFleetModel(E2E_FLEET);
+const fleet = createFleetModel({ ...E2E_FLEET, epoch: e2eSimEpoch() });
 const argo = fleet.facts.argocd!;
 const degraded = argo.degradedAddon.applications;
 // A destination that is also a Flux spoke: it has both ways in.

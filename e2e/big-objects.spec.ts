@@ -4,9 +4,9 @@
 // counts and a next page. Does not move the simulated clock.
 import { expect, test } from "@playwright/test";
 import { createFleetModel } from "../lib/simulator/fleet/index";
-import { E2E_FLEET } from "./fleet";
+import { E2E_FLEET, e2eSimEpoch } from "./fleet";
 
-const facts = createFleetModel(E2E_FLEET).facts;
+const facts = createFleetModel({ ...E2E_FLEET, epoch: e2eSimEpoch() }).facts;
 const huge = facts.hugeMessage!;
 const objectUrl = `/clusters/${huge.cluster}/kustomization/${huge.namespace}/${huge.name}`;
 const apiUrl = `/api/objects/${huge.cluster}/kustomization/${huge.namespace}/${huge.name}`;

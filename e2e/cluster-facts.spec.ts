@@ -6,11 +6,11 @@
 // cluster was never reached.
 import { expect, test, type Page } from "@playwright/test";
 import { createFleetModel } from "../lib/simulator/fleet/index";
-import { E2E_FLEET } from "./fleet";
+import { E2E_FLEET, e2eSimEpoch } from "./fleet";
 
 test.describe.configure({ mode: "serial" });
 
-const fleet = createFleetModel(E2E_FLEET);
+const fleet = createFleetModel({ ...E2E_FLEET, epoch: e2eSimEpoch() });
 const facts = fleet.facts;
 const { creating, creatingUpjet, failing } = facts.provisioning;
 const spoke0 = fleet.spokes[0];

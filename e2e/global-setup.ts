@@ -8,6 +8,7 @@ import path from "node:path";
 import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrate } from "../lib/db/migrate";
 import { startSimulator } from "../lib/simulator";
+import type { SimFleet } from "../lib/simulator/fleet";
 import { nextBin, startChild, stopChild, waitForHttp } from "../scripts/lib/processes";
 import { E2E_FLEET } from "./fleet";
 
@@ -59,6 +60,7 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = db.url;
   process.env.E2E_SIM_CONTROL_URL = sim.controlUrl;
   process.env.E2E_SIM_DIR = simDir;
+  process.env.E2E_SIM_EPOCH = String((sim.model as SimFleet).epoch);
   process.env.E2E_WEBHOOK_SECRET = E2E_WEBHOOK_SECRET;
 
   return async () => {

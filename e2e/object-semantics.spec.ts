@@ -8,12 +8,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { createFleetModel } from "../lib/simulator/fleet/index";
 import { SEMANTICS } from "../lib/simulator/fleet/object-semantics";
-import { E2E_FLEET } from "./fleet";
+import { E2E_FLEET, e2eSimEpoch } from "./fleet";
 
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
 
-const model = createFleetModel(E2E_FLEET);
+const model = createFleetModel({ ...E2E_FLEET, epoch: e2eSimEpoch() });
 const spoke = (index: number) => model.spokes[index].name;
 const objectUrl = (cluster: string, kind: string, namespace: string, name: string) => `/clusters/${cluster}/${kind}/${namespace}/${name}`;
 const controlUrl = () => {

@@ -6,14 +6,14 @@
 import { createHmac } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { createFleetModel } from "../lib/simulator/fleet/index";
-import { E2E_FLEET } from "./fleet";
+import { E2E_FLEET, e2eSimEpoch } from "./fleet";
 
 test.describe.configure({ mode: "serial" });
 test.setTimeout(240_000);
 
 const MINUTE = 60_000;
 // The same fleet global-setup starts.
-const facts = createFleetModel(E2E_FLEET).facts;
+const facts = createFleetModel({ ...E2E_FLEET, epoch: e2eSimEpoch() }).facts;
 const badClusters = facts.badCommit.clusters;
 const cluster = badClusters[0];
 const objectUrl = `/clusters/${cluster}/kustomization/flux-system/apps`;

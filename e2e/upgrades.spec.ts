@@ -11,9 +11,8 @@ import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import semver from "semver";
 import { HELM_ADDONS } from "../lib/simulator/fleet/catalogue";
-import { calendarEntry } from "../lib/upgrades/eks-calendar";
 import { createFleetModel, type ScenarioFacts } from "../lib/simulator/fleet";
-import { E2E_FLEET } from "./fleet";
+import { E2E_FLEET, e2eSimEpoch } from "./fleet";
 
 const databaseUrl = process.env.E2E_DATABASE_URL!;
 const controlUrl = process.env.E2E_SIM_CONTROL_URL!;
@@ -39,7 +38,8 @@ test.beforeAll(async () => {
   db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   db.on("error", (err) => console.warn(`e2e database pool: ${err.message}`));
   const ports = JSON.parse(readFileSync(path.join(process.env.E2E_SIM_DIR!, "ports.json"), "utf8")) as { clusters: Record<string, number> };
-  facts = createFleetModel({ ...E2E_FLEET, clusters: Object.keys(ports.clusters).length, epoch: 0 }).facts;
+  facts = createFleetModel({ ...E2E_FLEET, clusters: Object.keys(ports.clusters).length, epoch: e2eSimEpoch() }).facts;
+  expect(facts.removedApi, "the e2e fleet needs the removed-API spoke (at least 7 clusters)").toBeTruthy();
   expect(facts.extendedSupport, "the e2e fleet needs the extended-support spoke (at least 8 clusters)").toBeTruthy();
   expect(facts.nodeGroupSkew, "the e2e fleet needs the node-group-skew spoke (at least 9 clusters)").toBeTruthy();
   expect(facts.scheduledUpgrade, "the e2e fleet needs the scheduled-upgrade spoke (at least 10 clusters)").toBeTruthy();
@@ -154,18 +154,13 @@ test("/upgrades shows the cluster in extended support with its cost, the skewed 
   await expect(page.getByRole("heading", { level: 1, name: "Upgrades" })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
 
-  const ext = page.locator(`tr[data-cluster="${facts.extendedSupport!.cluster}"]`);
-  await expect(ext).toContainText("1.31");
-  // The scenario's spoke runs 1.31, whose extended support ended on 2026-11-26 (the real calendar): from that
-  // day the page must say it is past extended support, not in it.
-  const stillExtended = new Date().toISOString().slice(0, 10) < calendarEntry("1.31")!.endOfExtendedSupport;
-  if (stillExtended) {
-    await expect(ext.locator("[data-support]")).toHaveText("Extended support");
-    await expect(ext.getByTestId("cost")).toContainText("$365");
-    await expect(page.getByTestId("stat-extended")).toContainText(/extra \$[\d,]+\/month, \$[\d,]+\/year/);
-  } else {
-    await expect(ext.locator("[data-support]")).toHaveText("Unsupported");
-  }
+  // The simulator puts this spoke on the oldest version in extended support at its start date.
+  const extended = facts.extendedSupport!;
+  const ext = page.locator(`tr[data-cluster="${extended.cluster}"]`);
+  await expect(ext).toContainText(extended.version);
+  await expect(ext.locator("[data-support]")).toHaveText("Extended support");
+  await expect(ext.getByTestId("cost")).toContainText("$365");
+  await expect(page.getByTestId("stat-extended")).toContainText(/extra \$[\d,]+\/month, \$[\d,]+\/year/);
 
   // Mid-upgrade: the control plane is already on the new version, node group batch is still behind it.
   const ng = facts.nodeGroupSkew!;
@@ -174,25 +169,38 @@ test("/upgrades shows the cluster in extended support with its cost, the skewed 
   await expect(skew.getByTestId("skew")).toContainText(`${behind} → ${behind + 1} minor(s)`);
   await expect(skew.getByTestId("skew")).toContainText(ng.nodegroupVersion);
 
-  // The extended-support spoke's inventory still holds flowcontrol v1beta3, removed in 1.32.
-  await ext.getByRole("link", { name: facts.extendedSupport!.cluster }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("1.31 → 1.32");
+  // The removed-API spoke stays on 1.31, past end of extended support since 2026-11-26: EKS will upgrade its
+  // control plane to 1.32 by itself, and its inventory still holds flowcontrol v1beta3, which 1.32 no longer serves.
+  const legacy = facts.removedApi!;
+  const old = page.locator(`tr[data-cluster="${legacy.cluster}"]`);
+  await expect(old.locator("[data-support]")).toHaveText("Unsupported");
+  await old.getByRole("link", { name: legacy.cluster }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(`${legacy.version} → ${legacy.removedIn}`);
   const blockers = page.getByTestId("blockers");
-  await expect(blockers).toContainText("flowcontrol.apiserver.k8s.io/v1beta3 FlowSchema is removed in 1.32");
+  await expect(blockers).toContainText(`${legacy.apiVersion} FlowSchema is removed in ${legacy.removedIn}`);
   const removed = page.getByTestId("removed-apis");
   await expect(removed).toContainText("FlowSchema platform-batch-jobs");
   await expect(page.getByTestId("checklist")).toContainText("aws eks update-cluster-version");
-  if (stillExtended) await expect(page.getByTestId("cluster-cost")).toContainText("$365/month");
+  // Billed at the extended-support rate until EKS upgrades it.
+  await expect(page.getByTestId("cluster-cost")).toContainText("$365/month");
   await page.screenshot({ path: "e2e/artifacts/upgrades-cluster.png", fullPage: true });
 
-  // The JSON API answers the same numbers.
+  // The JSON API answers the same.
   const body = await (await page.request.get("/api/upgrades")).json();
-  const c = body.clusters.find((x: { name: string }) => x.name === facts.extendedSupport!.cluster);
-  expect(c).toMatchObject(
-    stillExtended
-      ? { version: "1.31", versionStatus: "EXTENDED_SUPPORT", inExtendedSupport: true, monthlyExtendedSupportCostUSD: 365 }
-      : { version: "1.31", versionStatus: "UNSUPPORTED" },
-  );
+  const byName = (name: string) => body.clusters.find((x: { name: string }) => x.name === name);
+  expect(byName(extended.cluster)).toMatchObject({
+    version: extended.version,
+    versionStatus: "EXTENDED_SUPPORT",
+    inExtendedSupport: true,
+    monthlyExtendedSupportCostUSD: 365,
+  });
+  const c = byName(legacy.cluster);
+  expect(c).toMatchObject({
+    version: legacy.version,
+    versionStatus: "UNSUPPORTED",
+    pastExtendedSupport: true,
+    monthlyExtendedSupportCostUSD: 365,
+  });
   expect(c.blockers.some((b: { kind: string }) => b.kind === "removed-api")).toBe(true);
 });
 

@@ -24,7 +24,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimClock } from "../clock";
 import type { RuntimeInfo } from "../contract";
 import { calendarEntry } from "../../upgrades/eks-calendar";
+import { nextMinor } from "../fleet/catalogue";
 import { createFleetModel } from "../fleet/index";
+import { insightsFor } from "./eks-data";
 import { CROSSPLANE_IDENTITY, IdentityStore, STATIC_USER, deriveCredentials } from "./identities";
 import { startAwsServers, verifyEksToken, type AwsServers } from "./index";
 import { decodeEksToken, mintEksToken, presignGetCallerIdentityUrl, verifyEksToken as verifyAt } from "./token";
@@ -76,12 +78,12 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
   });
 
   it("describes a cluster consistently with the fleet model", async () => {
-    const spec = model.spokes.find((s) => s.roles.includes("extended-support"))!;
+    const spec = model.spokeSpec(model.facts.extendedSupport!.cluster)!;
     const { cluster } = await eks(spec.region).send(new DescribeClusterCommand({ name: spec.name }));
     expect(cluster).toMatchObject({
       name: spec.name,
       arn: `arn:aws:eks:${spec.region}:${spec.accountId}:cluster/${spec.name}`,
-      version: "1.31",
+      version: model.facts.extendedSupport!.version,
       status: "ACTIVE",
       endpoint: runtime.endpointOf(spec.name),
       certificateAuthority: { data: runtime.caDataOf(spec.name) },
@@ -107,18 +109,26 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
   });
 
   it("shows the node group skew of the cluster mid-upgrade", async () => {
-    const spec = model.spokes.find((s) => s.roles.includes("node-group-skew"))!;
+    const spec = model.spokeSpec(model.facts.nodeGroupSkew!.cluster)!;
+    const { controlPlane, nodegroupVersion } = model.facts.nodeGroupSkew!;
     const client = eks(spec.region);
     const { nodegroups } = await client.send(new ListNodegroupsCommand({ clusterName: spec.name }));
     const described = await Promise.all(
       nodegroups!.map((n) => client.send(new DescribeNodegroupCommand({ clusterName: spec.name, nodegroupName: n }))),
     );
     const versions = Object.fromEntries(described.map((d) => [d.nodegroup!.nodegroupName, [d.nodegroup!.version, d.nodegroup!.status]]));
-    expect(versions).toEqual({ system: ["1.34", "ACTIVE"], batch: ["1.32", "UPDATING"] });
-    expect(described[0].nodegroup!.releaseVersion).toMatch(/^1\.34\.\d+-\d{8}$/);
-    const { insights } = await client.send(new ListInsightsCommand({ clusterName: spec.name }));
-    expect(insights!.find((i) => i.name === "Kubelet version skew")).toMatchObject({
-      kubernetesVersion: "1.35",
+    expect(versions).toEqual({ system: [controlPlane, "ACTIVE"], batch: [nodegroupVersion, "UPDATING"] });
+    expect(described[0].nodegroup!.releaseVersion).toMatch(new RegExp(`^${controlPlane.replace(".", "\\.")}\\.\\d+-\\d{8}$`));
+  });
+
+  it("warns of the node group skew in Upgrade Insights while EKS knows the next version", () => {
+    // Insights are about N+1: on the newest version EKS knows (1.35 from 2026-12-02 on, until the calendar
+    // gains 1.36) there are none, so this runs on a fleet pinned to a day with 1.34 in standard support.
+    const pinned = createFleetModel({ clusters: 24, objects: 6, seed: 11, epoch: Date.UTC(2026, 10, 26, 12) });
+    const { cluster, controlPlane } = pinned.facts.nodeGroupSkew!;
+    const insights = insightsFor(pinned, pinned.spokeSpec(cluster)!, pinned.epoch);
+    expect(insights.find((i) => i.name === "Kubelet version skew")).toMatchObject({
+      kubernetesVersion: nextMinor(controlPlane),
       insightStatus: { status: "WARNING" },
     });
   });
@@ -183,7 +193,7 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
   });
 
   it("raises an Upgrade Insights ERROR for the cluster that still uses APIs removed in the next version", async () => {
-    const spec = model.spokes.find((s) => s.roles.includes("extended-support"))!;
+    const spec = model.spokeSpec(model.facts.removedApi!.cluster)!;
     const client = eks(spec.region);
     const { insights } = await client.send(
       new ListInsightsCommand({ clusterName: spec.name, filter: { categories: ["UPGRADE_READINESS"] } }),
@@ -196,9 +206,10 @@ describe("simulated EKS API with the real @aws-sdk/client-eks", () => {
       replacedWith: "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas",
       stopServingVersion: "1.32",
     });
-    const healthy = model.spokes.find((s) => s.version === "1.34" && s.roles.length === 0)!;
-    const { insights: others } = await eks(healthy.region).send(new ListInsightsCommand({ clusterName: healthy.name }));
-    expect(others!.find((i) => i.name === "Deprecated APIs removed in Kubernetes v1.35")).toMatchObject({
+    // Any other cluster EKS knows the next version of passes: the scheduled upgrade's starts one below the newest.
+    const other = model.spokeSpec(model.facts.scheduledUpgrade!.cluster)!;
+    const { insights: others } = await eks(other.region).send(new ListInsightsCommand({ clusterName: other.name }));
+    expect(others!.find((i) => i.name === `Deprecated APIs removed in Kubernetes v${model.facts.scheduledUpgrade!.to}`)).toMatchObject({
       insightStatus: { status: "PASSING" },
     });
   });

@@ -3,7 +3,7 @@
 // Shapes follow @aws-sdk/client-eks 3.1169.0 (restJson1); timestamps are epoch seconds.
 import type { RuntimeInfo } from "../contract";
 import { EKS_DEFAULT_VERSION, EKS_VERSIONS, MANAGED_ADDONS, eksVersion, nextMinor, versionStatusAt } from "../fleet/catalogue";
-import { eksArn, hubSpec, oidcIssuer } from "../fleet/hub";
+import { eksArn, oidcIssuer } from "../fleet/hub";
 import type { SimFleet } from "../fleet/index";
 import { hex, unit, uuid } from "../fleet/random";
 import { DAY, MINUTE, TIMELINE } from "../fleet/timeline";
@@ -14,11 +14,11 @@ const seconds = (ms: number) => Math.round(ms) / 1000;
 
 /** The built-in fleet's hub is an EKS cluster too (any other model lists its EKS clusters as spokes). */
 function hubIncluded(model: SimFleet): boolean {
-  return model.spokeSpec(hubSpec.name) === undefined && model.clusters.some((c) => c.name === hubSpec.name && c.eks);
+  return model.spokeSpec(model.hub.name) === undefined && model.clusters.some((c) => c.name === model.hub.name && c.eks);
 }
 
 export function clusterSpec(model: SimFleet, name: string): SpokeSpec | undefined {
-  return model.spokeSpec(name) ?? (name === hubSpec.name && hubIncluded(model) ? hubSpec : undefined);
+  return model.spokeSpec(name) ?? (name === model.hub.name && hubIncluded(model) ? model.hub : undefined);
 }
 
 /**
@@ -27,7 +27,7 @@ export function clusterSpec(model: SimFleet, name: string): SpokeSpec | undefine
  */
 export function clustersInRegion(model: SimFleet, region: string): string[] {
   const names: string[] = [];
-  if (hubIncluded(model) && hubSpec.region === region) names.push(hubSpec.name);
+  if (hubIncluded(model) && model.hub.region === region) names.push(model.hub.name);
   for (const s of [...model.spokes, ...model.provisionedSpokes]) {
     if (s.region === region && !s.roles.includes("no-eks-access")) names.push(s.name);
   }
@@ -40,7 +40,7 @@ export function creatingAt(spec: SpokeSpec, rel: number): boolean {
 }
 
 function createdAtOf(model: SimFleet, spec: SpokeSpec): number {
-  if (spec === hubSpec) return model.epoch - 640 * DAY;
+  if (spec === model.hub) return model.epoch - 640 * DAY;
   if (spec.availableAt !== undefined) return model.epoch + spec.availableAt - 14 * MINUTE;
   return model.epoch - Math.floor((60 + unit(`created:${spec.name}`) * 500) * DAY);
 }
@@ -49,7 +49,8 @@ export function describeCluster(model: SimFleet, runtime: RuntimeInfo, spec: Spo
   const rel = t - model.epoch;
   const cp = controlPlaneAt(spec, rel);
   const creating = creatingAt(spec, rel);
-  const extendedPreference = spec.roles.includes("extended-support") || unit(`policy:${spec.name}`) < 0.7;
+  const extendedPreference =
+    spec.roles.includes("extended-support") || spec.roles.includes("removed-api") || unit(`policy:${spec.name}`) < 0.7;
   const vpc = `vpc-0${hex(`vpc:${spec.name}`, 16)}`;
   const issues: { code: string; message: string; resourceIds: string[] }[] = [];
   return {
@@ -324,7 +325,7 @@ export function insightsFor(model: SimFleet, spec: SpokeSpec, t: number): Insigh
   });
 
   const insights: Insight[] = [];
-  const usesRemoved = spec.roles.includes("extended-support") && REMOVED_IN[target];
+  const usesRemoved = spec.roles.includes("removed-api") && REMOVED_IN[target];
   const deprecations = usesRemoved
     ? REMOVED_IN[target].map((r) => ({
         usage: `/apis/${r.group}/${r.from}/${r.resource}`,

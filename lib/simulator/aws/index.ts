@@ -9,7 +9,8 @@ import { join, resolve } from "node:path";
 import { SignJWT } from "jose";
 import type { SimClock } from "../clock";
 import type { FleetModel, RuntimeInfo, TokenCheck } from "../contract";
-import { oidcIssuer, hubSpec } from "../fleet/hub";
+import { EKS_DEFAULT_VERSION } from "../fleet/catalogue";
+import { hubSpecAt, oidcIssuer } from "../fleet/hub";
 import type { SimFleet } from "../fleet/index";
 import { REGIONS, type SpokeSpec } from "../fleet/topology";
 import { createClusterTls, type ClusterTls } from "../tls";
@@ -105,7 +106,7 @@ function asSimFleet(model: FleetModel, epoch: number): SimFleet {
       team: c.team,
       region: c.eks!.region,
       accountId: c.eks!.accountId,
-      version: /^v(\d+\.\d+)/.exec(c.gitVersion)?.[1] ?? "1.34",
+      version: /^v(\d+\.\d+)/.exec(c.gitVersion)?.[1] ?? EKS_DEFAULT_VERSION,
       provisioning: "eks-only",
       hubFluxRef: false,
       roles: [],
@@ -118,6 +119,8 @@ function asSimFleet(model: FleetModel, epoch: number): SimFleet {
     provisionedSpokes: [],
     argoSpokes: [],
     spokeSpec: (name: string) => byName.get(name),
+    // Only its name, region and OIDC issuer matter: a test fleet's hub, if any, is one of the clusters above.
+    hub: hubSpecAt(EKS_DEFAULT_VERSION),
     plan: () => undefined,
     facts: {
       badCommit: { kustomization: "apps", namespace: "flux-system", clusters: [] },
@@ -144,7 +147,7 @@ export async function startAwsServers(options: StartAwsServersOptions): Promise<
   const publicKey = createPublicKey(privateKey);
   state.sessionKey ??= randomBytes(32).toString("hex");
   identities.setSessionKey(Buffer.from(state.sessionKey, "hex"));
-  const issuer = oidcIssuer(hubSpec);
+  const issuer = oidcIssuer(model.hub);
   const providerArn = `arn:aws:iam::${HUB_ACCOUNT_ID}:oidc-provider/${issuer.replace(/^https:\/\//, "")}`;
 
   const tlsOptions = { key: state.tls.keyPem, cert: state.tls.certPem };
@@ -188,10 +191,10 @@ export async function startAwsServers(options: StartAwsServersOptions): Promise<
   const refresh = setInterval(() => void writeToken(), 60 * 60_000);
   refresh.unref();
 
-  const regions = [...new Set([hubSpec.region, ...REGIONS.map((r) => r.name), ...model.spokes.map((s) => s.region)])];
+  const regions = [...new Set([model.hub.region, ...REGIONS.map((r) => r.name), ...model.spokes.map((s) => s.region)])];
   const common = {
-    AWS_REGION: hubSpec.region,
-    AWS_DEFAULT_REGION: hubSpec.region,
+    AWS_REGION: model.hub.region,
+    AWS_DEFAULT_REGION: model.hub.region,
     AWS_STS_REGIONAL_ENDPOINTS: "regional",
     AWS_ENDPOINT_URL_STS: stsEndpoint,
     AWS_ENDPOINT_URL_EKS: eksEndpoint,

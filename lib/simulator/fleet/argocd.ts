@@ -15,7 +15,7 @@ import { HELM_ADDONS } from "./catalogue";
 import { hex, iso, unit, uuid } from "./random";
 import { nodeObject } from "./spoke";
 import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, lastGridPoint } from "./timeline";
-import { HUB_NAME, HUB_REGION, HUB_VERSION, REGIONS, type SpokeSpec } from "./topology";
+import { HUB_NAME, HUB_REGION, REGIONS, type SpokeSpec } from "./topology";
 import { controlPlaneAt, gitVersionOf, nodeNames, nodegroupsAt } from "./versions";
 import { HUB_ACCOUNT_ID } from "../aws/identities";
 
@@ -66,7 +66,8 @@ export interface ArgoSpokeSpec {
 const ARGO_ENVS = ["dev", "staging", "prod"] as const;
 const ARGO_TEAMS = ["checkout", "search", "ml-platform", "growth"];
 
-export function argoSpokeSpecs(count: number): ArgoSpokeSpec[] {
+/** `standard`: the versions in standard support at the simulation's date, newest first (fleet-versions.ts). */
+export function argoSpokeSpecs(count: number, standard: readonly string[]): ArgoSpokeSpec[] {
   return Array.from({ length: Math.max(0, Math.floor(count)) }, (_, j) => {
     const env = ARGO_ENVS[j % ARGO_ENVS.length];
     const region = REGIONS[(j + 1) % REGIONS.length];
@@ -77,7 +78,8 @@ export function argoSpokeSpecs(count: number): ArgoSpokeSpec[] {
       team: ARGO_TEAMS[j % ARGO_TEAMS.length],
       region: region.name,
       accountId: ARGOCD_SPOKES_ACCOUNT_ID,
-      version: unit(`argo-version:${j}`) < 0.5 ? "1.33" : "1.34",
+      // Half on the newest version in standard support, half on the one before when there is one.
+      version: standard[Math.min(unit(`argo-version:${j}`) < 0.5 ? 1 : 0, standard.length - 1)],
       auth: j % 3 === 1 ? "bearer" : j % 3 === 2 ? "exec" : "aws",
     };
   });
@@ -138,7 +140,13 @@ interface Destination {
   clusterDirectory: boolean;
 }
 
-function destinations(fluxSpokes: SpokeSpec[], argoSpokes: ArgoSpokeSpec[], runtime: RuntimeInfo, rel: number): Destination[] {
+function destinations(
+  hub: SpokeSpec,
+  fluxSpokes: SpokeSpec[],
+  argoSpokes: ArgoSpokeSpec[],
+  runtime: RuntimeInfo,
+  rel: number,
+): Destination[] {
   const out: Destination[] = [
     {
       name: HUB_NAME,
@@ -148,7 +156,7 @@ function destinations(fluxSpokes: SpokeSpec[], argoSpokes: ArgoSpokeSpec[], runt
       team: null,
       region: HUB_REGION,
       accountId: HUB_ACCOUNT_ID,
-      version: HUB_VERSION,
+      version: hub.version,
       auth: "in-cluster",
       addons: { aws_load_balancer_controller: false, metrics_server: true, cert_manager: false },
       clusterDirectory: true,
@@ -1067,6 +1075,7 @@ function argoEvent(
 }
 
 export interface ArgoHubInput {
+  hub: SpokeSpec;
   fluxSpokes: SpokeSpec[];
   argoSpokes: ArgoSpokeSpec[];
   seed: number;
@@ -1076,10 +1085,10 @@ export interface ArgoHubInput {
 }
 
 /** Every Argo CD object the hub holds at t: namespace, config, project, cluster secrets, ApplicationSets, Applications, Events. */
-export function argocdHubObjects({ fluxSpokes, argoSpokes, seed, epoch, t, runtime }: ArgoHubInput): KubeObject[] {
+export function argocdHubObjects({ hub, fluxSpokes, argoSpokes, seed, epoch, t, runtime }: ArgoHubInput): KubeObject[] {
   const rel = t - epoch;
   const installedAt = epoch - 300 * DAY;
-  const dests = destinations(fluxSpokes, argoSpokes, runtime, rel);
+  const dests = destinations(hub, fluxSpokes, argoSpokes, runtime, rel);
   const out: KubeObject[] = [
     {
       apiVersion: "v1",
@@ -1213,10 +1222,10 @@ function eventsOf(app: AppInput, object: KubeObject, seed: number, t: number): K
 }
 
 /** Times (relative to t0) at which the hub's Argo CD objects change besides the reconcile grid. */
-export function argocdHubChangeTimes(fluxSpokes: SpokeSpec[], argoSpokes: ArgoSpokeSpec[]): number[] {
+export function argocdHubChangeTimes(hub: SpokeSpec, fluxSpokes: SpokeSpec[], argoSpokes: ArgoSpokeSpec[]): number[] {
   const stub: RuntimeInfo = { endpointOf: () => "", caDataOf: () => "", stsEndpoint: "" };
   const times: number[] = [];
-  for (const d of destinations(fluxSpokes, argoSpokes, stub, 0)) {
+  for (const d of destinations(hub, fluxSpokes, argoSpokes, stub, 0)) {
     const delay = noticeDelay(d);
     if (d.env === "prod")
       times.push(ARGO_TIMELINE.albUpgrade + delay, ARGO_TIMELINE.albUpgrade + delay + ARGO_TIMELINE.albProgressDeadline);
@@ -1297,9 +1306,9 @@ export function argoSpokeObjects(spec: ArgoSpokeSpec, seed: number, epoch: numbe
 }
 
 /** Names for documentation, tests and the ScenarioFacts. */
-export function argocdFacts(fluxSpokes: SpokeSpec[], argoSpokes: ArgoSpokeSpec[]) {
+export function argocdFacts(hub: SpokeSpec, fluxSpokes: SpokeSpec[], argoSpokes: ArgoSpokeSpec[]) {
   const stub: RuntimeInfo = { endpointOf: () => "", caDataOf: () => "", stsEndpoint: "" };
-  const dests = destinations(fluxSpokes, argoSpokes, stub, 0);
+  const dests = destinations(hub, fluxSpokes, argoSpokes, stub, 0);
   const prod = dests.filter((d) => d.env === "prod" && d.addons.aws_load_balancer_controller);
   return {
     namespace: ARGOCD_NS,

@@ -112,6 +112,7 @@ describe("fleet model", () => {
     const fleet = createFleetModel({ clusters: 12, objects: 40, seed: 99, epoch: EPOCH });
     expect(fleet.facts.badCommit.clusters).toEqual(["staging-use1-002", "staging-usw2-006", "staging-use1-010"]);
     expect(fleet.facts.extendedSupport?.cluster).toBe("prod-apse2-007");
+    expect(fleet.facts.removedApi?.cluster).toBe("staging-usw2-006");
     const appsReady = (cluster: string, rel: number) =>
       ready(find(fleet.objectsAt(cluster, at(rel), runtime), "Kustomization", "flux-system", "apps"))?.status;
     for (const rel of [0, 5 * MIN, 6 * MIN + 9_000, 9 * MIN, 15 * MIN + 9_000]) {
@@ -361,9 +362,9 @@ describe("fleet model", () => {
     expect(model.conditionsAt(cluster, at(MIN)).unreachable).toBe(false);
     expect(model.conditionsAt(cluster, at(TIMELINE.unreachableFrom + 1)).unreachable).toBe(true);
     expect(model.conditionsAt(cluster, at(TIMELINE.unreachableUntil)).unreachable).toBe(false);
-    const upgraded = model.facts.scheduledUpgrade!.cluster;
-    expect(model.conditionsAt(upgraded, at(0)).gitVersion).toMatch(/^v1\.34\./);
-    expect(model.conditionsAt(upgraded, at(TIMELINE.controlPlaneUpgradeEnd)).gitVersion).toMatch(/^v1\.35\./);
+    const { cluster: upgraded, from, to } = model.facts.scheduledUpgrade!;
+    expect(model.conditionsAt(upgraded, at(0)).gitVersion).toMatch(new RegExp(`^v${from}\\.`));
+    expect(model.conditionsAt(upgraded, at(TIMELINE.controlPlaneUpgradeEnd)).gitVersion).toMatch(new RegExp(`^v${to}\\.`));
     const kubelets = (rel: number) =>
       new Set(
         model
@@ -371,15 +372,15 @@ describe("fleet model", () => {
           .filter((o) => o.kind === "Node")
           .map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion.slice(0, 5)),
       );
-    expect(kubelets(0)).toEqual(new Set(["v1.34"]));
-    expect(kubelets(TIMELINE.nodeGroupUpgradeEnd)).toEqual(new Set(["v1.35"]));
-    const skew = model.facts.nodeGroupSkew!.cluster;
+    expect(kubelets(0)).toEqual(new Set([`v${from}`]));
+    expect(kubelets(TIMELINE.nodeGroupUpgradeEnd)).toEqual(new Set([`v${to}`]));
+    const { cluster: skew, controlPlane, nodegroupVersion } = model.facts.nodeGroupSkew!;
     const skewKubelets = new Set(
       model
         .objectsAt(skew, at(0), runtime)
         .filter((o) => o.kind === "Node")
         .map((n) => (n.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion.slice(0, 5)),
     );
-    expect(skewKubelets).toEqual(new Set(["v1.34", "v1.32"]));
+    expect(skewKubelets).toEqual(new Set([`v${controlPlane}`, `v${nodegroupVersion}`]));
   });
 });

@@ -26,7 +26,7 @@ import {
 import { hex, iso, podSuffix, unit } from "./random";
 import { GIT_ORG, clusterInfo, clusterSecrets, gitAuthSecret } from "./spoke";
 import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, lastGridPoint } from "./timeline";
-import { HUB_NAME, HUB_REGION, HUB_VERSION, type SpokeSpec } from "./topology";
+import { HUB_NAME, HUB_REGION, type SpokeSpec } from "./topology";
 import { controlPlaneAt } from "./versions";
 import { HUB_ACCOUNT_ID } from "../aws/identities";
 import { crossplaneNodeGroups } from "./crossplane-nodegroups";
@@ -46,18 +46,21 @@ const CONNECTION_SECRET_TYPE = "connection.crossplane.io/v1alpha1";
 /** The hub reconciles on this grid (same as the classic token rotation). */
 const HUB_TICK = TIMELINE.classicTokenRotation;
 
-export const hubSpec: SpokeSpec = {
-  index: -1,
-  name: HUB_NAME,
-  env: "prod",
-  team: "platform",
-  region: HUB_REGION,
-  accountId: HUB_ACCOUNT_ID,
-  version: HUB_VERSION,
-  provisioning: "eks-only",
-  hubFluxRef: false,
-  roles: [],
-};
+/** The hub as an EKS cluster; its version follows the calendar like the spokes' (fleet-versions.ts). */
+export function hubSpecAt(version: string): SpokeSpec {
+  return {
+    index: -1,
+    name: HUB_NAME,
+    env: "prod",
+    team: "platform",
+    region: HUB_REGION,
+    accountId: HUB_ACCOUNT_ID,
+    version,
+    provisioning: "eks-only",
+    hubFluxRef: false,
+    roles: [],
+  };
+}
 
 export interface SecretRef {
   namespace: string;
@@ -123,6 +126,7 @@ export function kubeconfigYaml(cluster: string, server: string, caData: string, 
 const b64 = (s: string) => Buffer.from(s, "utf8").toString("base64");
 
 export interface HubInput {
+  hub: SpokeSpec;
   spokes: SpokeSpec[];
   seed: number;
   epoch: number;
@@ -130,7 +134,7 @@ export interface HubInput {
   runtime: RuntimeInfo;
 }
 
-export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeObject[] {
+export function hubObjects({ hub, spokes, seed, epoch, t, runtime }: HubInput): KubeObject[] {
   const rel = t - epoch;
   const createdAt = epoch - 640 * DAY;
   const id: ObjectIdentity = { seed, cluster: HUB_NAME, createdAt };
@@ -158,8 +162,8 @@ export function hubObjects({ spokes, seed, epoch, t, runtime }: HubInput): KubeO
       status: { phase: "Active" },
     });
   }
-  out.push(clusterInfo(id, hubSpec, HUB_VERSION));
-  out.push(clusterSecrets(id, hubSpec));
+  out.push(clusterInfo(id, hub, hub.version));
+  out.push(clusterSecrets(id, hub));
   out.push(gitAuthSecret(id));
 
   // --- hub Flux: sources and the platform Kustomizations --------------------------------------------

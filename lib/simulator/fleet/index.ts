@@ -16,19 +16,21 @@ import { fluxReport, hasFluxOperator } from "./flux-report";
 import { helmStallChangeTimes } from "./helm-stall";
 import { tenantsChangeTimes } from "./huge-message";
 import { objectSemanticsChangeTimes } from "./object-semantics";
-import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpec } from "./hub";
+import { HUB_EVENT_TIMES, eksArn, hubObjects, hubSpecAt } from "./hub";
 import { NOT_READY_NODE } from "./node-scenarios";
 import { PROVISIONING_CLUSTERS, provisionedSpokeObjects, provisionedSpokeSpecs } from "./provisioning";
 import { TENANT_DATA_FAILING_SINCE, appsChangeTimes, planSpoke, spokeObjects, type SpokePlan } from "./spoke";
 import { DAY, MINUTE, SECOND, TIMELINE, gridPointsIn, tickPhase } from "./timeline";
-import { HUB_NAME, HUB_REGION, HUB_VERSION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
-import { HELM_ADDONS } from "./catalogue";
+import { HUB_NAME, HUB_REGION, ROLE_INDEX, isBadCommitSpoke, spokeSpec, type SpokeSpec } from "./topology";
+import { fleetVersionsAt, type FleetVersions } from "./fleet-versions";
+import { HELM_ADDONS, eksVersion } from "./catalogue";
 import { PODINFO_OCI } from "./old-cluster";
 import { controlPlaneAt, gitVersionOf } from "./versions";
 
 export { DISCOVERY_LABEL, connectionSecretOf } from "./hub";
 export { TIMELINE } from "./timeline";
 export { type SpokeSpec } from "./topology";
+export { type FleetVersions } from "./fleet-versions";
 export { type ArgoSpokeSpec } from "./argocd";
 
 export interface FleetModelOptions {
@@ -48,18 +50,26 @@ export interface FleetModelOptions {
    * Epoch ms of t0, the moment the scenario timeline starts (the simulator passes its clock's start).
    * When omitted, t0 is the first simulated time the model is asked about, so a runtime that starts its
    * clock at "now" and asks right away gets a timeline that starts when it does.
+   *
+   * Its UTC day also picks the Kubernetes versions from the EKS calendar (fleet-versions.ts), now's when
+   * omitted; a day the calendar cannot serve every role on throws FleetCalendarError.
    */
   epoch?: number;
 }
 
 export interface ScenarioFacts {
+  /** The Kubernetes versions chosen from the EKS calendar at the simulation's date (only in the built-in fleet). */
+  versions?: FleetVersions;
   reference?: string;
   badCommit: { kustomization: string; namespace: string; clusters: string[] };
   helmUpgradeStall?: { cluster: string; namespace: string; name: string; from: string; to: string };
   dependencyChain?: { cluster: string; root: string; followers: string[] };
   suspended?: { cluster: string; kind: "HelmRelease"; namespace: string; name: string };
   gitAuthFailure?: { cluster: string; name: string };
+  /** On the oldest version in extended support at the simulation's date: billed $365 a month more. */
   extendedSupport?: { cluster: string; version: string };
+  /** On 1.31 with flowcontrol v1beta3 objects in its inventories, an API 1.32 no longer serves. */
+  removedApi?: { cluster: string; version: string; removedIn: string; apiVersion: string; objects: string[] };
   nodeGroupSkew?: { cluster: string; controlPlane: string; nodegroup: string; nodegroupVersion: string };
   scheduledUpgrade?: { cluster: string; from: string; to: string };
   unreachable?: { cluster: string };
@@ -94,6 +104,8 @@ export interface SimFleet extends FleetModel {
   provisionedSpokes: SpokeSpec[];
   /** Spokes only Argo CD knows (not Flux spokes, not in the EKS API the collector scans). */
   argoSpokes: ArgoSpokeSpec[];
+  /** The hub as the EKS API describes it (its version follows the calendar too). */
+  hub: SpokeSpec;
   spokeSpec(name: string): SpokeSpec | undefined;
   plan(name: string): SpokePlan | undefined;
   facts: ScenarioFacts;
@@ -106,13 +118,15 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
   let epoch = options.epoch;
   /** t0, latched on first use when the caller did not give one */
   const epochFor = (t: number): number => (epoch ??= t);
-  const spokes = Array.from({ length: total }, (_, i) => spokeSpec(i, total));
+  const versions = fleetVersionsAt(epoch ?? Date.now());
+  const hub = hubSpecAt(versions.hub);
+  const spokes = Array.from({ length: total }, (_, i) => spokeSpec(i, total, versions));
   const byName = new Map(spokes.map((s) => [s.name, s]));
   const provisioned = provisionedSpokeSpecs();
   const provisionedByName = new Map(provisioned.map((s) => [s.name, s]));
-  const argoSpokes = argoSpokeSpecs(options.argocdSpokes ?? 0);
+  const argoSpokes = argoSpokeSpecs(options.argocdSpokes ?? 0, versions.standard);
   const argoByName = new Map(argoSpokes.map((s) => [s.name, s]));
-  const argoHubTimes = argocdHubChangeTimes(spokes, argoSpokes);
+  const argoHubTimes = argocdHubChangeTimes(hub, spokes, argoSpokes);
   const plans = new Map<string, SpokePlan>();
   const eventTimes = new Map<string, number[]>();
 
@@ -131,8 +145,8 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     {
       name: HUB_NAME,
       role: "hub",
-      eks: { name: HUB_NAME, region: HUB_REGION, accountId: HUB_ACCOUNT_ID, arn: eksArn(hubSpec) },
-      gitVersion: gitVersionOf(HUB_VERSION),
+      eks: { name: HUB_NAME, region: HUB_REGION, accountId: HUB_ACCOUNT_ID, arn: eksArn(hub) },
+      gitVersion: gitVersionOf(hub.version),
       // The hub is an EKS cluster too (ListClusters shows it): it takes EKS tokens besides its static ones.
       auth: "eks",
       env: "prod",
@@ -203,7 +217,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     return HUB_EVENT_TIMES.some(inWindow) || argoHubTimes.some(inWindow);
   };
 
-  const facts = { ...scenarioFacts(spokes, provisioned), argocd: argocdFacts(spokes, argoSpokes) };
+  const facts = { ...scenarioFacts(spokes, provisioned, versions), argocd: argocdFacts(hub, spokes, argoSpokes) };
 
   return {
     seed,
@@ -216,14 +230,15 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
     provisionedSpokes: provisioned,
     argoSpokes,
     facts,
+    hub,
     spokeSpec: (name) => byName.get(name) ?? provisionedByName.get(name),
     plan: (name) => (epoch === undefined ? undefined : planOf(name, epoch)),
     objectsAt(cluster: string, t: number, runtime: RuntimeInfo): KubeObject[] {
       const e = epochFor(t);
       if (cluster === HUB_NAME) {
-        const objects = hubObjects({ spokes, seed, epoch: e, t, runtime });
-        objects.push(...argocdHubObjects({ fluxSpokes: spokes, argoSpokes, seed, epoch: e, t, runtime }));
-        objects.push(fluxReport({ seed, cluster, createdAt: e - 640 * DAY }, cluster, true, objects, gitVersionOf(HUB_VERSION)));
+        const objects = hubObjects({ hub, spokes, seed, epoch: e, t, runtime });
+        objects.push(...argocdHubObjects({ hub, fluxSpokes: spokes, argoSpokes, seed, epoch: e, t, runtime }));
+        objects.push(fluxReport({ seed, cluster, createdAt: e - 640 * DAY }, cluster, true, objects, gitVersionOf(hub.version)));
         return objects;
       }
       const argoSpoke = argoByName.get(cluster);
@@ -254,7 +269,7 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
       // Nothing answers before AWS reports the cluster ACTIVE.
       if (created) return { unreachable: t - epochFor(t) < created.availableAt!, gitVersion: gitVersionOf(created.version) };
       const spec = byName.get(cluster);
-      if (!spec) return { unreachable: false, gitVersion: gitVersionOf(HUB_VERSION) };
+      if (!spec) return { unreachable: false, gitVersion: gitVersionOf(hub.version) };
       const rel = t - epochFor(t);
       const unreachable = spec.roles.includes("unreachable") && rel >= TIMELINE.unreachableFrom && rel < TIMELINE.unreachableUntil;
       return { unreachable, gitVersion: controlPlaneAt(spec, rel).gitVersion };
@@ -262,9 +277,10 @@ export function createFleetModel(options: FleetModelOptions): SimFleet {
   };
 }
 
-function scenarioFacts(spokes: SpokeSpec[], provisioned: SpokeSpec[]): Omit<ScenarioFacts, "argocd"> {
+function scenarioFacts(spokes: SpokeSpec[], provisioned: SpokeSpec[], versions: FleetVersions): Omit<ScenarioFacts, "argocd"> {
   const at = (i: number) => spokes[i]?.name;
   const facts: Omit<ScenarioFacts, "argocd"> = {
+    versions,
     reference: at(ROLE_INDEX.reference),
     badCommit: {
       kustomization: "apps",
@@ -318,14 +334,33 @@ function scenarioFacts(spokes: SpokeSpec[], provisioned: SpokeSpec[]): Omit<Scen
     facts.suspended = { cluster: at(ROLE_INDEX.suspended)!, kind: "HelmRelease", namespace: "podinfo", name: "podinfo" };
     facts.gitAuthFailure = { cluster: at(ROLE_INDEX.suspended)!, name: "flux-system/tenant-data" };
   }
-  if (at(ROLE_INDEX.extendedSupport)) facts.extendedSupport = { cluster: at(ROLE_INDEX.extendedSupport)!, version: "1.31" };
+  if (at(ROLE_INDEX.extendedSupport))
+    facts.extendedSupport = { cluster: at(ROLE_INDEX.extendedSupport)!, version: versions.extendedSupport };
+  if (at(ROLE_INDEX.removedApi))
+    facts.removedApi = {
+      cluster: at(ROLE_INDEX.removedApi)!,
+      ...versions.removedApi,
+      apiVersion: "flowcontrol.apiserver.k8s.io/v1beta3",
+      objects: ["FlowSchema platform-batch-jobs", "PriorityLevelConfiguration platform-batch"],
+    };
+  const skew = versions.nodeGroupSkew;
   if (at(ROLE_INDEX.nodeGroupSkew))
-    facts.nodeGroupSkew = { cluster: at(ROLE_INDEX.nodeGroupSkew)!, controlPlane: "1.34", nodegroup: "batch", nodegroupVersion: "1.32" };
-  if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, from: "1.34", to: "1.35" };
+    facts.nodeGroupSkew = {
+      cluster: at(ROLE_INDEX.nodeGroupSkew)!,
+      controlPlane: skew.controlPlane,
+      nodegroup: "batch",
+      nodegroupVersion: skew.nodegroup,
+    };
+  if (at(ROLE_INDEX.scheduledUpgrade)) facts.scheduledUpgrade = { cluster: at(ROLE_INDEX.scheduledUpgrade)!, ...versions.scheduledUpgrade };
   if (at(ROLE_INDEX.unreachable)) facts.unreachable = { cluster: at(ROLE_INDEX.unreachable)! };
   const old = at(ROLE_INDEX.pastExtendedSupport);
   if (old) {
-    facts.pastExtendedSupport = { cluster: old, version: "1.27", endOfExtendedSupport: "2025-07-24" };
+    const info = eksVersion(versions.pastExtendedSupport);
+    facts.pastExtendedSupport = {
+      cluster: old,
+      version: info.version,
+      endOfExtendedSupport: new Date(info.endOfExtendedSupport).toISOString().slice(0, 10),
+    };
     facts.failedInstall = { cluster: old, namespace: "kube-system", name: "metrics-server", chart: "metrics-server" };
     facts.dualSourceChart = {
       chart: "podinfo",

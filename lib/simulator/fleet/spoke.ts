@@ -180,7 +180,7 @@ function appsInventory(plan: SpokePlan) {
 /** Inventory entries with API versions later Kubernetes releases removed. */
 function legacyEntries(plan: SpokePlan) {
   const entries = [];
-  if (plan.spec.roles.includes("extended-support")) {
+  if (plan.spec.roles.includes("removed-api")) {
     // Still applied on 1.31; flowcontrol.apiserver.k8s.io/v1beta3 is gone in 1.32.
     entries.push(inv("", "platform-batch-jobs", "flowcontrol.apiserver.k8s.io", "FlowSchema", "v1beta3"));
     entries.push(inv("", "platform-batch", "flowcontrol.apiserver.k8s.io", "PriorityLevelConfiguration", "v1beta3"));

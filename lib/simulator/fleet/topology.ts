@@ -1,11 +1,12 @@
 // Who is in the fleet: the hub, the spokes, where they run, how the hub provisions and reaches each one,
-// and which scenario each special spoke plays. Names, versions and roles depend only on the spoke's index
-// (never on the seed), so documentation and end-to-end tests can name them.
+// and which scenario each special spoke plays. Names and roles depend only on the spoke's index (never on
+// the seed), so documentation and end-to-end tests can name them; versions depend on the index and the
+// simulation's date too (fleet-versions.ts), so tests read them from the fleet's facts.
+import type { FleetVersions } from "./fleet-versions";
 import { unit } from "./random";
 
 export const HUB_NAME = "hub";
 export const HUB_REGION = "us-east-1";
-export const HUB_VERSION = "1.34";
 
 export type Provisioning =
   /** provider-aws classic `Cluster.eks.aws.crossplane.io` writing its own connection secret */
@@ -31,6 +32,8 @@ export type ScenarioRole =
   | "unreachable"
   | "expired-token"
   | "past-extended-support"
+  /** on the minor before Kubernetes removes an API its inventories still use (fleet-versions.ts) */
+  | "removed-api"
   /** the collector's identity gets AccessDenied from the EKS API for it; Crossplane still knows its EKS facts */
   | "no-eks-access"
   /** one of its nodes stops reporting (Ready Unknown) for part of the timeline */
@@ -73,6 +76,12 @@ export const ROLE_INDEX = {
   helmUpgradeStall: 2,
   dependencyChain: 3,
   expiredToken: 4,
+  /**
+   * flowcontrol v1beta3 FlowSchemas and older removed APIs in its inventories, on 1.31 (past end of extended
+   * support since 2026-11-26): EKS's automatic upgrade to 1.32 would break them. Also the label-only spoke.
+   */
+  removedApi: 5,
+  /** on the oldest version in extended support at the simulation's date */
   extendedSupport: 6,
   /** the extended-support spoke also holds the suspended HelmRelease and the failing tenant Git source */
   suspended: 6,
@@ -101,20 +110,22 @@ export function spokeName(index: number, total: number): string {
   return `${env}-${region.short}-${String(index + 1).padStart(width, "0")}`;
 }
 
-function baseVersion(name: string): string {
+/**
+ * One of the newest versions in standard support (newest first): 45 % the newest, 35 % the one before, 12 %
+ * and 8 % the two before that; a share whose version the calendar lacks goes to the oldest one it has.
+ */
+function baseVersion(name: string, standard: readonly string[]): string {
   const u = unit(`version:${name}`);
-  if (u < 0.45) return "1.35";
-  if (u < 0.8) return "1.34";
-  if (u < 0.92) return "1.33";
-  return "1.32";
+  const rank = u < 0.45 ? 0 : u < 0.8 ? 1 : u < 0.92 ? 2 : 3;
+  return standard[Math.min(rank, standard.length - 1)];
 }
 
-export function spokeSpec(index: number, total: number): SpokeSpec {
+export function spokeSpec(index: number, total: number, versions: FleetVersions): SpokeSpec {
   const env = ENV_PATTERN[index % ENV_PATTERN.length];
   const region = REGIONS[Math.floor(index / 2) % REGIONS.length];
   const name = spokeName(index, total);
   const roles: ScenarioRole[] = [];
-  let version = baseVersion(name);
+  let version = baseVersion(name, versions.standard);
   let provisioning: Provisioning = (["classic", "clusterauth", "composite"] as const)[index % 3];
   if (isLabelOnlySpoke(index)) provisioning = "label";
   if (isEksOnlySpoke(index)) provisioning = "eks-only";
@@ -123,10 +134,14 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
   if (index === ROLE_INDEX.suspended) roles.push("suspended");
   if (index === ROLE_INDEX.noEksAccess) roles.push("no-eks-access");
   if (index === ROLE_INDEX.notReadyNode) roles.push("not-ready-node");
+  if (index === ROLE_INDEX.removedApi) {
+    roles.push("removed-api");
+    version = versions.removedApi.version;
+  }
   switch (index) {
     case ROLE_INDEX.reference:
       roles.push("reference");
-      version = "1.35";
+      version = versions.reference;
       break;
     case ROLE_INDEX.hugeMessage:
       roles.push("huge-message");
@@ -139,22 +154,22 @@ export function spokeSpec(index: number, total: number): SpokeSpec {
       break;
     case ROLE_INDEX.extendedSupport:
       roles.push("extended-support");
-      version = "1.31";
+      version = versions.extendedSupport;
       break;
     case ROLE_INDEX.nodeGroupSkew:
       roles.push("node-group-skew");
-      version = "1.34";
+      version = versions.nodeGroupSkew.controlPlane;
       break;
     case ROLE_INDEX.scheduledUpgrade:
       roles.push("scheduled-upgrade");
-      version = "1.34";
+      version = versions.scheduledUpgrade.from;
       break;
     case ROLE_INDEX.unreachable:
       roles.push("unreachable");
       break;
     case ROLE_INDEX.pastExtendedSupport:
       roles.push("past-extended-support");
-      version = "1.27";
+      version = versions.pastExtendedSupport;
       break;
     case ROLE_INDEX.expiredToken:
       roles.push("expired-token");

@@ -4,7 +4,7 @@
 import { MANAGED_ADDONS, eksVersion, nextMinor, previousMinor } from "./catalogue";
 import { hex, unit } from "./random";
 import { TIMELINE } from "./timeline";
-import type { SpokeSpec } from "./topology";
+import type { ScenarioRole, SpokeSpec } from "./topology";
 
 export type ClusterStatus = "ACTIVE" | "UPDATING";
 export type NodegroupStatus = "ACTIVE" | "UPDATING";
@@ -64,7 +64,10 @@ export function controlPlaneAt(spec: SpokeSpec, rel: number): ControlPlaneState 
 }
 
 export function nodegroupPlans(spec: SpokeSpec): NodegroupPlan[] {
-  const legacyAl2 = spec.roles.includes("extended-support") || spec.roles.includes("past-extended-support");
+  // Old clusters kept their Amazon Linux 2 node groups, as far as EKS publishes AL2 AMIs (up to 1.32).
+  const legacyAl2 =
+    ["extended-support", "past-extended-support", "removed-api"].some((role) => spec.roles.includes(role as ScenarioRole)) &&
+    Number(spec.version.split(".")[1]) <= 32;
   const system: NodegroupPlan = {
     name: "system",
     amiType: legacyAl2 ? "AL2_x86_64" : "AL2023_x86_64_STANDARD",
