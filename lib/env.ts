@@ -64,6 +64,11 @@ const schema = z.object({
   COLLECTOR_METRICS_PORT: int(9464, 0, 65535),
   /** Secrets in the hub with this label set to "true" hold spoke kubeconfigs. */
   DISCOVERY_SECRET_LABEL: z.string().default("crows-nest.io/cluster-kubeconfig"),
+  /**
+   * Namespaces where labelled and Argo CD cluster Secrets are looked for (empty: every namespace). Set it
+   * where RBAC lets the collector read Secrets only in some namespaces (the Helm chart sets it to those).
+   */
+  DISCOVERY_SECRET_NAMESPACES: list,
   /** AWS regions whose EKS clusters are listed (empty: EKS discovery off). */
   EKS_REGIONS: list,
   /** Role to assume per region or cluster, e.g. "eu-west-1=arn:aws:iam::1:role/x,prod-a=arn:...". */

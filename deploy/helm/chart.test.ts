@@ -125,7 +125,9 @@ describe("Helm chart", () => {
     expect(byName.get("ROLE_OPERATOR_GROUPS")?.value).toBe("platform-oncall");
     for (const d of ms.filter((m) => m.kind === "Deployment")) {
       for (const e of containerOf(d).containers[0].env) {
-        if (/SECRET|PASSWORD|TOKEN|DATABASE_URL/.test(e.name)) expect(e.value, e.name).toBeUndefined();
+        // DISCOVERY_SECRET_* say where secrets are looked for; they hold none.
+        if (/SECRET|PASSWORD|TOKEN|DATABASE_URL/.test(e.name) && !e.name.startsWith("DISCOVERY_SECRET_"))
+          expect(e.value, e.name).toBeUndefined();
       }
     }
     expect(ms.filter((m) => m.kind === "Secret")).toEqual([]);
@@ -168,6 +170,10 @@ describe("Helm chart", () => {
       .flatMap((r) => r.verbs);
     expect(verbs.filter((v) => !["get", "list", "watch"].includes(v))).toEqual([]);
     expect(readOnly.filter((m) => m.kind === "Role").map((r) => r.metadata.namespace)).toEqual(["upbound-system"]);
+    // Labelled and Argo CD cluster secrets are listed where the Roles let the collector read them, not cluster-wide (403).
+    const collectorEnv = (m: Manifest[]) => containerOf(find(m, "Deployment", "crows-nest-collector")).containers[0].env;
+    expect(collectorEnv(ms).find((e) => e.name === "DISCOVERY_SECRET_NAMESPACES")?.value).toBe("crossplane-system,flux-system");
+    expect(collectorEnv(readOnly).find((e) => e.name === "DISCOVERY_SECRET_NAMESPACES")?.value).toBe("upbound-system");
     expect(rulesOf(find(readOnly, "ClusterRole", "crows-nest-read")).some((r) => r.apiGroups.includes("platform.example.org"))).toBe(true);
     expect(readOnly.some((m) => m.kind === "Ingress")).toBe(false);
     const env = containerOf(find(readOnly, "Deployment", "crows-nest-web")).containers[0].env;

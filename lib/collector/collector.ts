@@ -67,6 +67,8 @@ export interface CollectorSettings {
   hubConfig: KubeConfig;
   hubName: string;
   secretLabel: string;
+  /** Where labelled and Argo CD cluster Secrets are listed (empty or absent: every namespace). */
+  secretNamespaces?: string[];
   intervalSeconds: number;
   concurrency: number;
   requestTimeoutMs: number;
@@ -281,6 +283,7 @@ export class Collector {
         hub,
         hubName: this.settings.hubName,
         secretLabel: this.settings.secretLabel,
+        secretNamespaces: this.settings.secretNamespaces ?? [],
         eks: this.eks.regionApis(),
         describe: (api, name) => this.eks.describe(api, name),
         previous: this.lastDiscovery,

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
       hubConfig,
       hubName: settings.HUB_NAME,
       secretLabel: settings.DISCOVERY_SECRET_LABEL,
+      secretNamespaces: settings.DISCOVERY_SECRET_NAMESPACES,
       intervalSeconds: settings.COLLECTOR_INTERVAL_SECONDS,
       concurrency: settings.COLLECTOR_CONCURRENCY,
       requestTimeoutMs: settings.COLLECTOR_REQUEST_TIMEOUT_MS,

@@ -8,7 +8,7 @@ import { CLUSTER_SECRET_TYPE_LABEL, type ArgoClusterSecret } from "../../kube/ar
 import type { Candidate } from "./candidates";
 import type { SourceProblems } from "./problems";
 import type { SecretStore } from "./secret-store";
-import type { HubReader } from "./hub-reader";
+import { labelledSecrets, type HubReader } from "./hub-reader";
 
 /** What the secret says about its cluster, safe to store (no credential). */
 export function argoAccessFacts(cluster: ArgoClusterSecret): ArgoAccessFacts {
@@ -57,14 +57,11 @@ export async function argocdCandidates(
   hubName: string,
   secrets: SecretStore,
   problems: SourceProblems,
+  namespaces: readonly string[] = [],
 ): Promise<Candidate[]> {
-  let items: Array<Record<string, unknown>>;
-  try {
-    items = await hub.list(`/api/v1/secrets`, { labelSelector: `${CLUSTER_SECRET_TYPE_LABEL}=cluster` });
-  } catch (err) {
-    problems.failed("listing Argo CD cluster secrets", err);
-    return [];
-  }
+  const items = await labelledSecrets(hub, `${CLUSTER_SECRET_TYPE_LABEL}=cluster`, namespaces, (where, err) =>
+    problems.failed(`listing Argo CD cluster secrets in ${where}`, err),
+  );
   // Kept for this cycle's connections: clients read the secret again from the store.
   for (const item of items) secrets.add(item);
   return argocdCandidatesFrom(items, { name: hubName, server: hub.server }, problems);

@@ -29,3 +29,32 @@ export function listingHub(client: KubeReader): HubReader {
     list: (path, options) => listAll(client, path, options),
   };
 }
+
+/**
+ * Secrets with a label, in every namespace or only in `namespaces` (where RBAC lets the collector read
+ * Secrets). A namespace that cannot be listed is reported through `failed` and the others still count.
+ */
+export async function labelledSecrets(
+  hub: HubReader,
+  labelSelector: string,
+  namespaces: readonly string[],
+  failed: (where: string, err: unknown) => void,
+): Promise<Raw[]> {
+  if (!namespaces.length) {
+    try {
+      return await hub.list(`/api/v1/secrets`, { labelSelector });
+    } catch (err) {
+      failed("every namespace", err);
+      return [];
+    }
+  }
+  const items: Raw[] = [];
+  for (const namespace of namespaces) {
+    try {
+      items.push(...(await hub.list(`/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets`, { labelSelector })));
+    } catch (err) {
+      failed(namespace, err);
+    }
+  }
+  return items;
+}

@@ -24,6 +24,8 @@ export interface DiscoveryInput {
   hub: HubReader;
   hubName: string;
   secretLabel: string;
+  /** Where labelled and Argo CD cluster Secrets are listed (empty: every namespace). */
+  secretNamespaces?: string[];
   /** EKS APIs of the configured regions (empty: EKS discovery off). */
   eks: EksApi[];
   /** DescribeCluster answers cached across cycles. */
@@ -78,7 +80,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   const refs = [
     ...(await fluxSecretReferences(hub, served, problems)),
     ...(await crossplaneSecretReferences(hub, served, problems)),
-    ...(await labelledSecretReferences(hub, input.secretLabel, secrets, problems)),
+    ...(await labelledSecretReferences(hub, input.secretLabel, secrets, problems, input.secretNamespaces)),
   ];
   const nodeGroups = await crossplaneNodeGroups(hub, served, problems);
 
@@ -97,7 +99,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
     if (candidate) candidates.push(candidate);
   }
 
-  candidates.push(...(await argocdCandidates(hub, input.hubName, secrets, problems)));
+  candidates.push(...(await argocdCandidates(hub, input.hubName, secrets, problems, input.secretNamespaces)));
   problems.absorb(eksProblems);
   candidates.push(...eks.candidates);
 

@@ -1,8 +1,9 @@
-// Discovery source (c): kubeconfig Secrets anywhere on the hub carrying the discovery label.
+// Discovery source (c): kubeconfig Secrets on the hub carrying the discovery label (in every namespace, or
+// in DISCOVERY_SECRET_NAMESPACES).
 import type { SecretReference } from "./candidates";
 import type { SourceProblems } from "./problems";
 import type { SecretData, SecretStore } from "./secret-store";
-import type { HubReader } from "./hub-reader";
+import { labelledSecrets, type HubReader } from "./hub-reader";
 
 export function labelledSecretReference(secret: SecretData): SecretReference {
   return { ref: { namespace: secret.namespace, name: secret.name }, via: "label-secret", labels: secret.labels };
@@ -13,12 +14,10 @@ export async function labelledSecretReferences(
   secretLabel: string,
   secrets: SecretStore,
   problems: SourceProblems,
+  namespaces: readonly string[] = [],
 ): Promise<SecretReference[]> {
-  try {
-    const items = await hub.list(`/api/v1/secrets`, { labelSelector: `${secretLabel}=true` });
-    return items.map((item) => labelledSecretReference(secrets.add(item)));
-  } catch (err) {
-    problems.failed("listing labelled secrets", err);
-    return [];
-  }
+  const items = await labelledSecrets(hub, `${secretLabel}=true`, namespaces, (where, err) =>
+    problems.failed(`listing labelled secrets in ${where}`, err),
+  );
+  return items.map((item) => labelledSecretReference(secrets.add(item)));
 }
