@@ -151,6 +151,9 @@ export class Collector {
   private watchedHub?: WatchedHub;
   private lastDiscovery?: DiscoveryResult;
   private discoveryWrittenAt = 0;
+  /** Something besides discovery changed what its writes would write (an EKS read failed): write next cycle. */
+  private discoveryWriteDue = false;
+  private factsReads = 0;
   /** The Crossplane resources that provision spokes, from the last discovery: their Events are read on the hub. */
   private provisioners: ProvisionerRef[] = [];
   private lastPruneAt = 0;
@@ -198,13 +201,15 @@ export class Collector {
         this.metrics?.requests.inc({ cluster: "", target: "eks" });
         if (!ok) this.metrics?.errors.inc({ cluster: "", kind: "eks" });
       },
-      onDescribeFailed: (clusterId) => this.crossplaneWritten.delete(clusterId),
+      // Crossplane's facts stand in for EKS's now: written by the next cycle, even one whose discovery is unchanged.
+      onDescribeFailed: (clusterId) => {
+        this.crossplaneWritten.delete(clusterId);
+        this.discoveryWriteDue = true;
+      },
       log: this.log,
     });
     this.factsQueue = new JobQueue(Math.min(settings.concurrency, FACTS_CONCURRENCY));
   }
-
-  private factsReads = 0;
 
   /** Reads so far of watched clusters' facts (versions, FluxReport, Events) and of clusters' EKS facts. */
   periodicReads(): { facts: number; eks: number } {
@@ -297,9 +302,10 @@ export class Collector {
     if (discovery && !discovery.reused) this.provisioners = discovery.clusters.flatMap((c) => c.provisioners);
     let rowsWritten = 0;
     // Unchanged (the hub's watched lists, its APIs and EKS's answers): nothing to write, but now and then.
-    const unchanged = discovery?.reused && Date.now() - this.discoveryWrittenAt < DISCOVERY_REWRITE_MS;
+    const unchanged = discovery?.reused && !this.discoveryWriteDue && Date.now() - this.discoveryWrittenAt < DISCOVERY_REWRITE_MS;
     if (discovery && !unchanged) {
       const writing = Date.now();
+      this.discoveryWriteDue = false;
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
       const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
       for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
