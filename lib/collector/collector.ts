@@ -151,8 +151,12 @@ export class Collector {
   private watchedHub?: WatchedHub;
   private lastDiscovery?: DiscoveryResult;
   private discoveryWrittenAt = 0;
-  /** Something besides discovery changed what its writes would write (an EKS read failed): write next cycle. */
-  private discoveryWriteDue = false;
+  /**
+   * Asks for discovery's writes besides a change in discovery (an EKS read failed, so Crossplane's facts
+   * stand in): counted, so that one asked for while a cycle writes is not lost, nor one whose write failed.
+   */
+  private discoveryWritesAsked = 0;
+  private discoveryWritesDone = 0;
   private factsReads = 0;
   /** The Crossplane resources that provision spokes, from the last discovery: their Events are read on the hub. */
   private provisioners: ProvisionerRef[] = [];
@@ -204,7 +208,7 @@ export class Collector {
       // Crossplane's facts stand in for EKS's now: written by the next cycle, even one whose discovery is unchanged.
       onDescribeFailed: (clusterId) => {
         this.crossplaneWritten.delete(clusterId);
-        this.discoveryWriteDue = true;
+        this.discoveryWritesAsked++;
       },
       log: this.log,
     });
@@ -300,32 +304,7 @@ export class Collector {
     this.lastDiscovery = discovery;
     this.secrets = discovery?.secrets ?? new SecretStore(hub);
     if (discovery && !discovery.reused) this.provisioners = discovery.clusters.flatMap((c) => c.provisioners);
-    let rowsWritten = 0;
-    // Unchanged (the hub's watched lists, its APIs and EKS's answers): nothing to write, but now and then.
-    const unchanged = discovery?.reused && !this.discoveryWriteDue && Date.now() - this.discoveryWrittenAt < DISCOVERY_REWRITE_MS;
-    if (discovery && !unchanged) {
-      const writing = Date.now();
-      this.discoveryWriteDue = false;
-      const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
-      const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
-      for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
-      const provisioners = await upsertProvisioners(this.db, byCluster, discovery.complete);
-      rowsWritten += provisioners;
-      if (provisioners) this.markChanged("*");
-      rowsWritten += await this.writeCrossplaneFacts(discovery, ids);
-      if (discovery.complete) {
-        const gone = await markGoneClusters(
-          this.db,
-          discovery.clusters.map((c) => c.name),
-          new Date(),
-        );
-        if (gone.length) {
-          this.log.info({ clusters: gone }, "clusters left the fleet; marked gone");
-          this.markChanged("*");
-        }
-      }
-      this.discoveryWrittenAt = writing;
-    }
+    let rowsWritten = discovery ? await this.writeDiscovery(discovery) : 0;
     for (const p of problems) this.log.warn({ problem: p }, "discovery incomplete");
 
     const phases: Record<string, number> = { discoveryMs: Date.now() - started };
@@ -382,6 +361,48 @@ export class Collector {
     await this.refreshGauges().catch((err: unknown) => this.log.debug({ error: oneLine(err) }, "fleet gauges not refreshed"));
     this.log.info({ ...summary, ...phases, pollTime: this.timing, discoveryProblems: problems.length }, "cycle finished");
     return summary;
+  }
+
+  /**
+   * Discovery's clusters, provisioners and Crossplane facts, and the clusters gone (when every source
+   * answered); an unchanged discovery (the hub's watched lists, its APIs and EKS's answers) writes nothing
+   * but every DISCOVERY_REWRITE_MS, or when asked to (an EKS read failed). Returns the rows written.
+   */
+  private async writeDiscovery(discovery: DiscoveryResult): Promise<number> {
+    const unchanged =
+      discovery.reused &&
+      this.discoveryWritesDone === this.discoveryWritesAsked &&
+      Date.now() - this.discoveryWrittenAt < DISCOVERY_REWRITE_MS;
+    if (unchanged) return 0;
+    const writing = Date.now();
+    const asked = this.discoveryWritesAsked;
+    let rowsWritten = 0;
+    try {
+      const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
+      const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
+      for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
+      const provisioners = await upsertProvisioners(this.db, byCluster, discovery.complete);
+      rowsWritten += provisioners;
+      if (provisioners) this.markChanged("*");
+      rowsWritten += await this.writeCrossplaneFacts(discovery, ids);
+      if (discovery.complete) {
+        const gone = await markGoneClusters(
+          this.db,
+          discovery.clusters.map((c) => c.name),
+          new Date(),
+        );
+        if (gone.length) {
+          this.log.info({ clusters: gone }, "clusters left the fleet; marked gone");
+          this.markChanged("*");
+        }
+      }
+    } catch (err) {
+      this.discoveryWrittenAt = 0; // not written: the next cycle writes, reused or not
+      throw err;
+    }
+    this.discoveryWrittenAt = writing;
+    this.discoveryWritesDone = asked;
+    return rowsWritten;
   }
 
   /** EKS facts and node groups Crossplane observed, per cluster, when they changed since this process last wrote them. */
