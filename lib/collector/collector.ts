@@ -93,6 +93,8 @@ export interface CollectorSettings {
   mode?: "watch" | "poll";
   /** Safety-net relist of each watched resource (default 900 s). */
   relistIntervalSeconds?: number;
+  /** An unchanged discovery is written again this often (default 600 s). */
+  discoveryRewriteSeconds?: number;
   /** Jobs the process runs beside collection (on in the collector process; tests turn on what they test). */
   jobs?: { operatorActions?: boolean; upstreamVersions?: boolean };
 }
@@ -129,7 +131,7 @@ const FACTS_CONCURRENCY = 16;
  * A discovery found unchanged is not written again (every write is change-only anyway), but all of it is
  * written at least this often: a cluster another replica marked gone meanwhile comes back.
  */
-const DISCOVERY_REWRITE_MS = 10 * 60_000;
+const DEFAULT_DISCOVERY_REWRITE_SECONDS = 600;
 
 export class Collector {
   readonly replica: string;
@@ -366,13 +368,13 @@ export class Collector {
   /**
    * Discovery's clusters, provisioners and Crossplane facts, and the clusters gone (when every source
    * answered); an unchanged discovery (the hub's watched lists, its APIs and EKS's answers) writes nothing
-   * but every DISCOVERY_REWRITE_MS, or when asked to (an EKS read failed). Returns the rows written.
+   * but every discoveryRewriteSeconds, or when asked to (an EKS read failed). Returns the rows written.
    */
   private async writeDiscovery(discovery: DiscoveryResult): Promise<number> {
     const unchanged =
       discovery.reused &&
       this.discoveryWritesDone === this.discoveryWritesAsked &&
-      Date.now() - this.discoveryWrittenAt < DISCOVERY_REWRITE_MS;
+      Date.now() - this.discoveryWrittenAt < (this.settings.discoveryRewriteSeconds ?? DEFAULT_DISCOVERY_REWRITE_SECONDS) * 1000;
     if (unchanged) return 0;
     const writing = Date.now();
     const asked = this.discoveryWritesAsked;
