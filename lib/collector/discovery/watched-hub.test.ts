@@ -145,6 +145,25 @@ describe("WatchedHub", () => {
     expect(hub.generation).toBe(afterFailure);
   });
 
+  it("lists afresh, and stops trying to watch for a while, a path whose watch keeps failing (a server without watch)", async () => {
+    await sim.setFault("hub", { noWatch: "405" });
+    const hub = watchedHub();
+    expect(names(await hub.list(SECRETS))).toEqual(["spoke-1-conn", "spoke-2-conn"]);
+    await until(
+      () => {
+        void hub.list(SECRETS).catch(() => {});
+        return hub.stats().unwatched === 1;
+      },
+      "the watch to give up",
+      30_000,
+    );
+    expect(hub.stats()).toMatchObject({ watched: 0, usable: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the lists the wait above started have ended
+    const requests = hub.requests;
+    expect(names(await hub.list(SECRETS))).toEqual(["spoke-1-conn", "spoke-2-conn"]);
+    expect(hub.requests).toBe(requests + 1); // one fresh LIST, no new watch
+  });
+
   it("never answers from a copy it cannot keep current: a hub that stops answering fails the list", async () => {
     const hub = watchedHub();
     await hub.list(SECRETS);

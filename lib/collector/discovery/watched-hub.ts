@@ -37,14 +37,15 @@ export function watchResourceOf(path: string, labelSelector?: string): WatchReso
   return { group, version, plural, kind: plural, namespace: namespaced ? tail[1] : undefined, labelSelector: labelSelector || undefined };
 }
 
-/** A path whose first list failed is listed afresh every cycle, and watching it is tried again after this. */
+/** A path whose first list failed, or whose watch kept failing, is listed afresh every cycle and watched again after this. */
 const RETRY_WATCH_AFTER_MS = 10 * 60_000;
 
 class WatchedList {
   readonly objects = new Map<string, Raw>();
   readonly firstRound: Promise<void>;
   synced = false;
-  private gaveUp = false;
+  /** Watching it kept failing (see verdict.ts): it is listed afresh, and watched again later. */
+  gaveUp = false;
   private readonly watch: ResourceWatch;
 
   constructor(spec: WatchResource, transport: ClusterTransport, settings: WatchSettings, log: Logger, changed: () => void) {
@@ -137,6 +138,11 @@ export class WatchedHub implements HubReader {
   async list(path: string, options: { labelSelector?: string } = {}): Promise<Raw[]> {
     const id = options.labelSelector ? `${path}?labelSelector=${options.labelSelector}` : path;
     let list = this.lists.get(id);
+    if (list?.gaveUp) {
+      this.lists.delete(id);
+      this.unwatched.set(id, Date.now() + RETRY_WATCH_AFTER_MS);
+      list = undefined;
+    }
     if (!list && !this.closed && (this.unwatched.get(id) ?? 0) <= Date.now()) list = await this.watch(id, path, options.labelSelector);
     if (list?.usable) return [...list.objects.values()];
     return this.listFresh(id, path, options);
