@@ -146,13 +146,21 @@ async function recordedChanges(pool: Pick<pg.Pool, "query">, afterId: string): P
 const sameCounts = (a: Map<string, number>, b: Map<string, number>) => a.size === b.size && [...a].every(([key, n]) => b.get(key) === n);
 
 /** Waits until `pool` holds exactly the expected changes since `afterId`; on timeout says which objects differ. */
-async function untilRecorded(what: string, pool: Pick<pg.Pool, "query">, afterId: string, expected: Map<string, number>, timeoutMs?: number) {
+async function untilRecorded(
+  what: string,
+  pool: Pick<pg.Pool, "query">,
+  afterId: string,
+  expected: Map<string, number>,
+  timeoutMs?: number,
+) {
   let last = new Map<string, number>();
   try {
     await until(what, async () => sameCounts((last = await recordedChanges(pool, afterId)), expected), timeoutMs);
   } catch (err) {
     const keys = new Set([...expected.keys(), ...last.keys()]);
-    const differ = [...keys].filter((k) => expected.get(k) !== last.get(k)).map((k) => `${k}: made ${expected.get(k) ?? 0}, recorded ${last.get(k) ?? 0}`);
+    const differ = [...keys]
+      .filter((k) => expected.get(k) !== last.get(k))
+      .map((k) => `${k}: made ${expected.get(k) ?? 0}, recorded ${last.get(k) ?? 0}`);
     throw new Error(`${(err as Error).message} (${differ.length} of ${keys.size} objects differ: ${differ.slice(0, 10).join("; ")})`);
   }
 }
