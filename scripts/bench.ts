@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { promisify } from "node:util";
 import pg from "pg";
 import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
+import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import { bundleForNode } from "./lib/node-bundle";
 import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
 import { DEMO_DIST_DIR, ensureProductionBuild } from "./lib/web-build";
@@ -171,7 +172,9 @@ async function main() {
   };
   const runMode = async (mode: "poll" | "watch") => {
     console.log(`${mode} mode:`);
-    const args = ["--expose-gc", BENCH_WORKER_BUNDLE, "--worker", path.join(work, mode), "--mode", mode, "--control", sim.controlUrl];
+    // The collector's own Node.js flags: the worker measures the collector as deployed.
+    const args = [...COLLECTOR_NODE_FLAGS, "--expose-gc", BENCH_WORKER_BUNDLE, "--worker", path.join(work, mode)];
+    args.push("--mode", mode, "--control", sim.controlUrl);
     args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
     args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
     if (values.profile) args.push("--profile", path.resolve(values.profile));

@@ -11,6 +11,7 @@ import { enforceSafeAuthConfig } from "../lib/auth/startup-guard";
 import { env, resetEnvCache } from "../lib/env";
 import { oneLine } from "../lib/errors";
 import { startSimulator } from "../lib/simulator";
+import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import type { SimFleet } from "../lib/simulator/fleet/index";
 import { nextBin, onShutdown, startChild, stopChild, waitForHttp, type Child } from "./lib/processes";
 import { browserAddresses, DEMO_DIST_DIR, ensureProductionBuild, type BuildResult } from "./lib/web-build";
@@ -72,7 +73,7 @@ async function main() {
     startChild(
       "collector",
       process.execPath,
-      ["--import", "tsx", "lib/collector/main.ts"],
+      [...COLLECTOR_NODE_FLAGS, "--import", "tsx", "lib/collector/main.ts"],
       {
         ...childEnv,
         ...sim.collectorEnv,

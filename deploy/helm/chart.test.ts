@@ -9,6 +9,7 @@ import { parseAllDocuments } from "yaml";
 import { HelmRelease } from "@kubernetes-models/flux-cd/helm.toolkit.fluxcd.io/v2";
 import { GitRepository } from "@kubernetes-models/flux-cd/source.toolkit.fluxcd.io/v1";
 import { Alert, Provider } from "@kubernetes-models/flux-cd/notification.toolkit.fluxcd.io/v1beta3";
+import { COLLECTOR_NODE_FLAGS } from "../../lib/collector/heap";
 import { helmBinary } from "./helm-binary";
 
 const CHART = path.resolve("deploy/helm/crows-nest");
@@ -100,8 +101,8 @@ describe("Helm chart", () => {
     for (const probe of [collectorC.livenessProbe, collectorC.readinessProbe])
       expect(probe?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
     // The collector runs compiled (npm run build writes dist/collector.mjs): not through tsx, which holds
-    // a compiled copy and source map of every module it loads.
-    expect(collector.containers[0].command).toEqual(["node", "dist/collector.mjs"]);
+    // a compiled copy and source map of every module it loads. With the collector's Node.js flags.
+    expect(collector.containers[0].command).toEqual(["node", ...COLLECTOR_NODE_FLAGS, "dist/collector.mjs"]);
     for (const c of [webC, collector.containers[0]]) {
       expect(c.resources?.requests?.memory).toBeTruthy();
       expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
