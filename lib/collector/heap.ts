@@ -1,5 +1,5 @@
 // The collector's Node.js flags: the chart's command, `npm run collector`, the demo and the benchmark's
-// worker start it with them (a chart test checks the chart).
+// worker start it with them (heap.test.ts and the chart test check the command lines).
 //
 // --no-memory-reducer: the collector's heap is mostly long-lived state (~250 MB at 1,000 clusters) and it
 // idles between changes; V8's memory reducer answers idling with up to three full collections after each one
