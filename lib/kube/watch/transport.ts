@@ -234,7 +234,12 @@ export class ClusterTransport {
     this.closed = true;
     for (const abort of [...this.inFlight]) abort();
     clearInterval(this.pingTimer);
-    this.session?.destroy();
+    // Destroyed on the next turn of the event loop, never now: close() is often called from a stream's
+    // callback (a 405 answer that makes the engine fall back, a lease lost), which runs inside the HTTP/2
+    // session's read of a buffer that may hold frames of its other streams; destroying the session there
+    // aborts the process (a native assertion in Node's HTTP/2, seen as SIGABRT in the watch-mode test).
+    const session = this.session;
+    if (session) setImmediate(() => session.destroy());
     this.session = undefined;
     this.agent?.destroy();
     this.agent = undefined;
