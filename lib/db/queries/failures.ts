@@ -107,26 +107,30 @@ export async function listFailures(
   options: { memberLimit?: number } = {},
 ): Promise<Failures> {
   const pool = getPool();
+  // The cluster filter is applied in SQL as well: every root cause an object can have is in its own
+  // cluster (dependsOn, its source), so the other clusters' objects are never needed — and a page
+  // filtered to one cluster (where alerts link) reads that cluster's rows, not the fleet's failures.
+  const clusterMatch = `($2::text IS NULL OR strpos(lower(c.name), $2) > 0)`;
   const [objects, clusters, crossplane, provisioningRows] = await Promise.all([
     // Arms that each use an index: problems by health (new ones that waited too long are unclaimed), ready
     // objects gone stale, and, when asked for, drifted ones.
     pool.query<Row>(
       `SELECT ${ROW_COLUMNS}, NULL::text AS "driftMessage" FROM ${ROW_FROM}
-       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health IN ('failing', 'stalled', 'progressing')
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health IN ('failing', 'stalled', 'progressing') AND ${clusterMatch}
        UNION ALL
        SELECT ${ROW_COLUMNS}, NULL::text FROM ${ROW_FROM}
-       WHERE c.lifecycle = 'active' AND ${unclaimedSql("$1")}
+       WHERE c.lifecycle = 'active' AND ${unclaimedSql("$1")} AND ${clusterMatch}
        UNION ALL
        SELECT ${ROW_COLUMNS}, NULL::text FROM ${ROW_FROM}
-       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health = 'ready' AND ${staleSql("$1")}
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o.health = 'ready' AND ${staleSql("$1")} AND ${clusterMatch}
        ${
          filters.problem === "drifted"
            ? `UNION ALL
        SELECT ${ROW_COLUMNS}, ${DRIFT_MESSAGE} FROM ${ROW_FROM}
-       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o."healthDetail" = 'drifted' AND o.health = 'ready'`
+       WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o."healthDetail" = 'drifted' AND o.health = 'ready' AND ${clusterMatch}`
            : ""
        }`,
-      [now],
+      [now, filters.cluster ? filters.cluster.toLowerCase() : null],
     ),
     pool.query<ClusterRow>(
       `SELECT name, env, team, lifecycle, "lastSuccessAt", "lastErrorAt", "lastError", "lastErrorKind", "firstSeenAt", provisioning

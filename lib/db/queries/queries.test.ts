@@ -239,6 +239,31 @@ describe("listFailures", () => {
     expect((await listFailures(parseFailureFilters({ problem: "unreachable" }), now)).groups.map((g) => g.kind)).toEqual(["Cluster"]);
     expect((await listFailures(parseFailureFilters({ kind: "helmrelease" }), now)).groups).toEqual([]);
   });
+
+  it("reads only the filtered clusters' objects and answers as the whole fleet's failures would", async () => {
+    // Each member with its group and root cause: what a page filtered to some clusters shows.
+    const shown = (f: Awaited<ReturnType<typeof listFailures>>, match: (cluster: string) => boolean) => {
+      const out: string[] = [];
+      const walk = (g: (typeof f.groups)[number]) => {
+        for (const m of g.members)
+          if (match(m.cluster)) out.push(`${g.kind}/${g.problem}/${g.reason}: ${m.url} ← ${m.rootCause ? m.rootCause.url : "itself"}`);
+        g.followers.forEach(walk);
+      };
+      f.groups.forEach(walk);
+      return out.sort();
+    };
+    const whole = await listFailures(parseFailureFilters({}), now);
+    for (const text of ["prod-eu-1", "EU", "staging", "dark-1", "nowhere"]) {
+      const filtered = await listFailures(parseFailureFilters({ cluster: text }), now);
+      const match = (cluster: string) => cluster.toLowerCase().includes(text.toLowerCase());
+      expect(shown(filtered, match), text).toEqual(shown(whole, match));
+      expect(
+        shown(filtered, () => true),
+        text,
+      ).toEqual(shown(filtered, match)); // nothing of other clusters
+    }
+    expect(shown(await listFailures(parseFailureFilters({ cluster: "prod-eu-1" }), now), () => true).length).toBeGreaterThan(1);
+  });
 });
 
 describe("getCluster", () => {
