@@ -139,6 +139,8 @@ export class WatchedHub implements HubReader {
     const id = options.labelSelector ? `${path}?labelSelector=${options.labelSelector}` : path;
     let list = this.lists.get(id);
     if (list?.gaveUp) {
+      // Its watch loop has already ended; stop() records it as stopped (and would end any request left).
+      void list.stop();
       this.lists.delete(id);
       this.unwatched.set(id, Date.now() + RETRY_WATCH_AFTER_MS);
       list = undefined;
