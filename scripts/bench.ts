@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { promisify } from "node:util";
 import pg from "pg";
 import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
+import { describeFloor, measureWatchFloor } from "./lib/watch-floor";
 import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import { bundleForNode } from "./lib/node-bundle";
 import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
@@ -195,6 +196,15 @@ async function main() {
   const watched = modes.includes("watch") ? await runMode("watch") : null;
   const simCpuSeconds = simPid ? processCpuSeconds(simPid) - simCpu0 : null;
   if (simCpuSeconds !== null) console.log(`  simulator CPU over ${modes.join(" and ")} mode: ${simCpuSeconds.toFixed(1)} s`);
+  const fleetKubeconfig = path.join(simDir, "fleet.kubeconfig");
+  // The floor under watch mode's idle figure, over a window as long as that figure's, in the same run.
+  if (watched) {
+    const floor = await measureWatchFloor(fleetKubeconfig, Math.min(QUIET_SECONDS, idleSeconds));
+    console.log(`  floor: ${describeFloor(floor, watched.mode.idleCpuCores)}`);
+    watched.mode.idleFloorCpuCores = floor.floorCpuCores;
+    watched.mode.idleFloorFramesPerMinute = floor.framesPerMinute;
+    watched.mode.idleCpuVsFloor = floor.floorCpuCores > 0 ? Number((watched.mode.idleCpuCores / floor.floorCpuCores).toFixed(1)) : null;
+  }
 
   // Baseline: what a script looping over `kubectl get <kinds> -A -o json` per cluster spends, sequentially.
   const kinds = [
@@ -205,7 +215,6 @@ async function main() {
     "helmrepositories.source.toolkit.fluxcd.io",
     "helmcharts.source.toolkit.fluxcd.io",
   ].join(",");
-  const fleetKubeconfig = path.join(simDir, "fleet.kubeconfig");
   const contexts = (await run("kubectl", ["--kubeconfig", fleetKubeconfig, "config", "get-contexts", "-o", "name"])).stdout
     .split("\n")
     .filter(Boolean);
@@ -267,6 +276,13 @@ interface ModeFigures {
   idleCpuCores: number;
   /** How idleCpuCores was measured. */
   idleCpuMeasure: string;
+  /**
+   * Watch mode: bare Node.js holding the same watches over a window as long as idleCpuCores's (TLS, HTTP/2,
+   * frames dropped: scripts/watch-floor.ts), and idleCpuCores divided by it.
+   */
+  idleFloorCpuCores?: number;
+  idleFloorFramesPerMinute?: number;
+  idleCpuVsFloor?: number | null;
   /** Watch mode: CPU averaged over the whole idle window (--idle-seconds), periodic facts and EKS reads included. */
   steadyCpuCores: number | null;
   steadyCpuMeasure: string;
@@ -275,6 +291,8 @@ interface ModeFigures {
   changeToBrowserP50Seconds: number | null;
   /** Null when no change was seen (or the phase was skipped): never a latency made up. */
   changeToBrowserP95Seconds: number | null;
+  /** Change → an open tab told by its change stream (the rest of changeToBrowser is the tab's fetch and render). */
+  changeToStreamP95Seconds: number | null;
   changeToBrowserSamples: number;
   /** Changes whose page never showed them within the wait. */
   changeToBrowserUnseen: number;
@@ -636,6 +654,12 @@ async function workerMain(dir: string) {
       `  change → browser: p50 ${browser.p50Seconds?.toFixed(2) ?? "–"} s, p95 ${browser.p95Seconds?.toFixed(2) ?? "–"} s ` +
         `over ${browser.samples} changes, ${browser.unseen} not seen (${browser.measure})`,
     );
+    if (browser.samples)
+      console.log(
+        `  where it went: change → row p50 ${browser.rowP50Seconds?.toFixed(2) ?? "–"} s, p95 ${browser.rowP95Seconds?.toFixed(2) ?? "–"} s; ` +
+          `change → the tab told by its stream p50 ${browser.streamP50Seconds?.toFixed(2) ?? "–"} s, p95 ${browser.streamP95Seconds?.toFixed(2) ?? "–"} s; ` +
+          `the rest is the tab's debounce (0.5 s), its fetch and render`,
+      );
   } else {
     console.log("  change → browser: skipped (--browser-samples 0)");
   }
@@ -653,6 +677,7 @@ async function workerMain(dir: string) {
     changeToRowP95Seconds: churnFigures.p95 === null ? null : round(churnFigures.p95),
     changeToBrowserP50Seconds: browser?.p50Seconds == null ? null : round(browser.p50Seconds),
     changeToBrowserP95Seconds: browser?.p95Seconds == null ? null : round(browser.p95Seconds),
+    changeToStreamP95Seconds: browser?.streamP95Seconds == null ? null : round(browser.streamP95Seconds),
     changeToBrowserSamples: browser?.samples ?? 0,
     changeToBrowserUnseen: browser?.unseen ?? 0,
     changeToBrowserMeasure: browser?.measure ?? "skipped (--browser-samples 0)",

@@ -2,7 +2,9 @@
 // collector's database, headless Chromium with one `/failures?cluster=<c>` tab per sample, and per sample one
 // change the simulator makes on purpose (a healthy Kustomization that fails). The time from the change
 // (the simulator's clock, this machine's) to the moment the failing object's link is in the tab's page is
-// the sample; a tab that never shows it within the wait counts as unseen, never as a latency.
+// the sample; a tab that never shows it within the wait counts as unseen, never as a latency. Where the time
+// goes is printed too: change → the object's row written (flux_object."updatedAt") and change → the tab told
+// by its change stream (the shared EventSource or, in the other tabs, its BroadcastChannel).
 import type { Browser, Page } from "@playwright/test";
 import pg from "pg";
 import { objectPath } from "../../lib/fleet/urls";
@@ -13,6 +15,12 @@ import { DEMO_DIST_DIR } from "./web-build";
 export interface BrowserLatency {
   p50Seconds: number | null;
   p95Seconds: number | null;
+  /** Change → the object's row written, over the seen samples. */
+  rowP50Seconds?: number | null;
+  rowP95Seconds?: number | null;
+  /** Change → the tab told by its change stream, over the seen samples. */
+  streamP50Seconds?: number | null;
+  streamP95Seconds?: number | null;
   samples: number;
   unseen: number;
   /** How it was measured, in a line. */
@@ -82,6 +90,31 @@ export async function measureChangeToBrowser(options: {
       args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-background-timer-throttling"],
     });
     const context = await browser.newContext();
+    // Every change notification a tab hears, with the time: from the EventSource (the tab holding the
+    // stream) or the BroadcastChannel (the tabs it passes them to).
+    await context.addInitScript(() => {
+      const heard: { at: number; clusters: string[] }[] = [];
+      (window as unknown as { __heard: typeof heard }).__heard = heard;
+      const note = (clusters: unknown) => {
+        if (Array.isArray(clusters)) heard.push({ at: Date.now(), clusters: clusters.map(String) });
+      };
+      const Original = window.EventSource;
+      window.EventSource = class extends Original {
+        constructor(url: string | URL, init?: EventSourceInit) {
+          super(url, init);
+          this.addEventListener("change", (e) => {
+            try {
+              note((JSON.parse((e as MessageEvent<string>).data) as { clusters?: unknown }).clusters);
+            } catch {
+              // not ours to judge
+            }
+          });
+        }
+      };
+      new BroadcastChannel("crows-nest-changes").onmessage = (e: MessageEvent<{ type?: string; clusters?: unknown }>) => {
+        if (e.data?.type === "change") note(e.data.clusters);
+      };
+    });
     // One tab per target, each on its cluster's failures with its change stream open, before any change.
     const pages: Page[] = [];
     let streamless = 0;
@@ -111,16 +144,47 @@ export async function measureChangeToBrowser(options: {
       const href = objectPath({ cluster: target.cluster, kind: "Kustomization", namespace: target.namespace, name: target.name });
       try {
         await pages[i].waitForSelector(`a[href="${href}"]`, { state: "attached", timeout: options.waitMs });
-        return (Date.now() - change.at) / 1000;
       } catch {
         return null;
       }
+      const shown = (Date.now() - change.at) / 1000;
+      const heardAt = await pages[i].evaluate(
+        ({ cluster, since }) =>
+          (window as unknown as { __heard: { at: number; clusters: string[] }[] }).__heard.find(
+            (h) => h.at >= since && (h.clusters.includes(cluster) || h.clusters.includes("*")),
+          )?.at ?? null,
+        { cluster: target.cluster, since: change.at },
+      );
+      const { rows } = await db.query<{ at: string }>(
+        `SELECT (extract(epoch FROM o."updatedAt") * 1000)::bigint::text AS at
+           FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+          WHERE c.name = $1 AND o.kind = 'Kustomization' AND o.namespace = $2 AND o.name = $3`,
+        [target.cluster, target.namespace, target.name],
+      );
+      const rowAt = rows[0] ? Number(rows[0].at) : null;
+      return {
+        shown,
+        row: rowAt === null ? null : (rowAt - change.at) / 1000,
+        stream: heardAt === null ? null : (heardAt - change.at) / 1000,
+      };
     });
     const results = await Promise.all(seen);
-    const latencies = results.filter((r): r is number => r !== null).sort((a, b) => a - b);
+    const done = results.filter((r) => r !== null);
+    const sorted = (pick: (r: (typeof done)[number]) => number | null) =>
+      done
+        .map(pick)
+        .filter((v): v is number => v !== null)
+        .sort((a, b) => a - b);
+    const latencies = sorted((r) => r.shown);
+    const rowTimes = sorted((r) => r.row);
+    const streamTimes = sorted((r) => r.stream);
     return {
       p50Seconds: percentile(latencies, 0.5),
       p95Seconds: percentile(latencies, 0.95),
+      rowP50Seconds: percentile(rowTimes, 0.5),
+      rowP95Seconds: percentile(rowTimes, 0.95),
+      streamP50Seconds: percentile(streamTimes, 0.5),
+      streamP95Seconds: percentile(streamTimes, 0.95),
       samples: latencies.length,
       unseen: results.length - latencies.length,
       measure:

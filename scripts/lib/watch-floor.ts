@@ -1,0 +1,55 @@
+// Runs scripts/watch-floor.ts (bare Node.js holding the fleet's watches, see there) as a process of its own,
+// with the collector's Node.js flags, and returns its figures.
+import { spawn } from "node:child_process";
+import { COLLECTOR_NODE_FLAGS } from "../../lib/collector/heap";
+
+export interface WatchFloor {
+  clusters: number;
+  failedClusters: number;
+  watchesPerCluster: number;
+  /** Watch streams open (answered 200, not ended) when the window started and when it ended. */
+  openWatchesAtStart: number;
+  openWatchesAtEnd: number;
+  /** Watch requests answered other than 200, by status. */
+  refusedWatches: Record<string, number>;
+  idleSeconds: number;
+  floorCpuCores: number;
+  framesPerMinute: number;
+  microsecondsPerFrame: number | null;
+}
+
+export async function measureWatchFloor(kubeconfig: string, idleSeconds: number): Promise<WatchFloor> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...COLLECTOR_NODE_FLAGS,
+      "--import",
+      "tsx",
+      "scripts/watch-floor.ts",
+      "--kubeconfig",
+      kubeconfig,
+      "--idle-seconds",
+      String(idleSeconds),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
+  const line = out.trim().split("\n").pop() ?? "";
+  if (code !== 0 || !line.startsWith("{")) throw new Error(`the watch floor process failed (exit ${code}): ${out.slice(-300)}`);
+  return JSON.parse(line) as WatchFloor;
+}
+
+/** One line for the bench's output. */
+export function describeFloor(floor: WatchFloor, ourCores: number | null): string {
+  return (
+    `bare Node.js holding the same ${floor.watchesPerCluster} watches on ${floor.clusters} clusters` +
+    `${floor.failedClusters ? ` (${floor.failedClusters} could not be watched)` : ""} (TLS + HTTP/2, frames counted and dropped; ` +
+    `${floor.openWatchesAtStart} streams open at the window's start, ${floor.openWatchesAtEnd} at its end` +
+    `${Object.keys(floor.refusedWatches).length ? `, refused: ${JSON.stringify(floor.refusedWatches)}` : ""}): ` +
+    `${floor.floorCpuCores.toFixed(4)} cores over ${floor.idleSeconds.toFixed(0)} s, ${floor.framesPerMinute} frames a minute` +
+    `${floor.microsecondsPerFrame === null ? "" : `, ${floor.microsecondsPerFrame.toFixed(0)} µs each`}` +
+    (ourCores !== null && floor.floorCpuCores > 0 ? `; idle watching costs ${(ourCores / floor.floorCpuCores).toFixed(1)}× that` : "")
+  );
+}
