@@ -200,10 +200,11 @@ async function main() {
   // The floor under watch mode's idle figure, over a window as long as that figure's, in the same run.
   if (watched) {
     const floor = await measureWatchFloor(fleetKubeconfig, Math.min(QUIET_SECONDS, idleSeconds));
-    console.log(`  floor: ${describeFloor(floor, watched.mode.idleCpuCores)}`);
+    const ratio = floor.floorCpuCores > 0 ? Number((watched.mode.idleCpuCores / floor.floorCpuCores).toFixed(1)) : null;
+    console.log(`  floor: ${describeFloor(floor, ratio)}`);
     watched.mode.idleFloorCpuCores = floor.floorCpuCores;
     watched.mode.idleFloorFramesPerMinute = floor.framesPerMinute;
-    watched.mode.idleCpuVsFloor = floor.floorCpuCores > 0 ? Number((watched.mode.idleCpuCores / floor.floorCpuCores).toFixed(1)) : null;
+    watched.mode.idleCpuVsFloor = ratio;
   }
 
   // Baseline: what a script looping over `kubectl get <kinds> -A -o json` per cluster spends, sequentially.

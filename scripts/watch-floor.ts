@@ -10,9 +10,9 @@
 // figure: the collector's CPU divided by this is what our code costs on top of the platform. The last line
 // is one JSON object.
 import http2 from "node:http2";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parse as parseYaml } from "yaml";
+import { KubeConfig } from "@kubernetes/client-node";
+import { resourcePath } from "../lib/kube/watch/resource-watch";
 import { clusterWatchResources } from "../lib/kube/watch/resources";
 
 const { values } = parseArgs({
@@ -25,24 +25,16 @@ const { values } = parseArgs({
   strict: true,
 });
 if (!values.kubeconfig) {
-  console.error("usage: watch-floor.ts --kubeconfig FILE [--idle-seconds S] [--warm-seconds W]");
+  console.error("usage: watch-floor.ts --kubeconfig FILE [--idle-seconds S] [--spread-seconds P] [--warm-seconds W]");
   process.exit(2);
 }
 const idleSeconds = Number(values["idle-seconds"]);
 const warmSeconds = Number(values["warm-seconds"]);
 const spreadSeconds = Number(values["spread-seconds"]);
 
-interface KubeconfigFile {
-  clusters: { name: string; cluster: { server: string; "certificate-authority-data": string } }[];
-  users: { name: string; user: { token?: string } }[];
-  contexts: { name: string; context: { cluster: string; user: string } }[];
-}
-
-const file = parseYaml(readFileSync(values.kubeconfig, "utf8")) as KubeconfigFile;
-const paths = clusterWatchResources().map((r) => ({
-  path: `${r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`}/${r.plural}`,
-  fieldSelector: r.fieldSelector,
-}));
+const kubeConfig = new KubeConfig();
+kubeConfig.loadFromFile(values.kubeconfig);
+const paths = clusterWatchResources().map((r) => ({ path: resourcePath(r), fieldSelector: r.fieldSelector }));
 
 let frames = 0;
 let bytes = 0;
@@ -95,10 +87,10 @@ async function watchCluster(server: string, ca: string, token: string): Promise<
 }
 
 const started = Date.now();
-const clusters = file.contexts.map((context) => {
-  const cluster = file.clusters.find((c) => c.name === context.context.cluster)!.cluster;
-  const token = file.users.find((u) => u.name === context.context.user)?.user.token ?? "";
-  return { server: cluster.server, ca: Buffer.from(cluster["certificate-authority-data"], "base64").toString("utf8"), token };
+const clusters = kubeConfig.getContexts().map((context) => {
+  const cluster = kubeConfig.getCluster(context.cluster)!;
+  const token = kubeConfig.getUser(context.user)?.token ?? "";
+  return { server: cluster.server, ca: Buffer.from(cluster.caData ?? "", "base64").toString("utf8"), token };
 });
 // The clusters' watches start evenly over one bookmark interval, as a collector's cold start spreads them:
 // kube-apiserver sends each watch's bookmarks a minute apart from its start, so watches started together

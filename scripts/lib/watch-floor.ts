@@ -42,7 +42,7 @@ export async function measureWatchFloor(kubeconfig: string, idleSeconds: number)
 }
 
 /** One line for the bench's output. */
-export function describeFloor(floor: WatchFloor, ourCores: number | null): string {
+export function describeFloor(floor: WatchFloor, ratio: number | null): string {
   return (
     `bare Node.js holding the same ${floor.watchesPerCluster} watches on ${floor.clusters} clusters` +
     `${floor.failedClusters ? ` (${floor.failedClusters} could not be watched)` : ""} (TLS + HTTP/2, frames counted and dropped; ` +
@@ -50,6 +50,6 @@ export function describeFloor(floor: WatchFloor, ourCores: number | null): strin
     `${Object.keys(floor.refusedWatches).length ? `, refused: ${JSON.stringify(floor.refusedWatches)}` : ""}): ` +
     `${floor.floorCpuCores.toFixed(4)} cores over ${floor.idleSeconds.toFixed(0)} s, ${floor.framesPerMinute} frames a minute` +
     `${floor.microsecondsPerFrame === null ? "" : `, ${floor.microsecondsPerFrame.toFixed(0)} µs each`}` +
-    (ourCores !== null && floor.floorCpuCores > 0 ? `; idle watching costs ${(ourCores / floor.floorCpuCores).toFixed(1)}× that` : "")
+    (ratio === null ? "" : `; idle watching costs ${ratio.toFixed(1)}× that`)
   );
 }

@@ -107,6 +107,7 @@ export async function listFailures(
   options: { memberLimit?: number } = {},
 ): Promise<Failures> {
   const pool = getPool();
+  const clusterText = filters.cluster?.toLowerCase();
   // The cluster filter is applied in SQL as well: every root cause an object can have is in its own
   // cluster (dependsOn, its source), so the other clusters' objects are never needed — and a page
   // filtered to one cluster (where alerts link) reads that cluster's rows, not the fleet's failures.
@@ -130,7 +131,7 @@ export async function listFailures(
        WHERE o."deletedAt" IS NULL AND c.lifecycle = 'active' AND o."healthDetail" = 'drifted' AND o.health = 'ready' AND ${clusterMatch}`
            : ""
        }`,
-      [now, filters.cluster ? filters.cluster.toLowerCase() : null],
+      [now, clusterText || null],
     ),
     pool.query<ClusterRow>(
       `SELECT name, env, team, lifecycle, "lastSuccessAt", "lastErrorAt", "lastError", "lastErrorKind", "firstSeenAt", provisioning
@@ -176,7 +177,6 @@ export async function listFailures(
   });
 
   const q = filters.q?.toLowerCase();
-  const clusterText = filters.cluster?.toLowerCase();
   const common = (c: { name: string; env: string | null; team: string | null }) =>
     (!clusterText || c.name.toLowerCase().includes(clusterText)) &&
     (!filters.env || c.env === filters.env) &&

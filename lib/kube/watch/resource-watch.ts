@@ -15,6 +15,12 @@ import type { ClusterTransport, LineStream } from "./transport";
 import { type AttemptOutcome, describeOutcome, type Verdict, watchVerdict } from "./verdict";
 import { decodeListPage, decodeWatchLine, LineSplitter } from "./wire";
 
+/** The API path a resource is listed and watched at: `/apis/<group>/<version>[/namespaces/<ns>]/<plural>` (`/api/v1/…` for core). */
+export function resourcePath(spec: Pick<WatchResource, "group" | "version" | "plural" | "namespace">): string {
+  const prefix = spec.group ? `/apis/${spec.group}/${spec.version}` : `/api/${spec.version}`;
+  return `${prefix}${spec.namespace ? `/namespaces/${encodeURIComponent(spec.namespace)}` : ""}/${spec.plural}`;
+}
+
 export interface WatchResource {
   /** API group ("" for core), version and plural, e.g. kustomize.toolkit.fluxcd.io / v1 / kustomizations. */
   group: string;
@@ -143,8 +149,7 @@ export class ResourceWatch {
       .join("&");
     const base = `${spec.group || "core"}/${spec.version}/${spec.namespace ? `namespaces/${spec.namespace}/` : ""}${spec.plural}`;
     this.id = spec.id ?? (selectors ? `${base}?${selectors}` : base);
-    const prefix = spec.group ? `/apis/${spec.group}/${spec.version}` : `/api/${spec.version}`;
-    this.path = `${prefix}${spec.namespace ? `/namespaces/${encodeURIComponent(spec.namespace)}` : ""}/${spec.plural}`;
+    this.path = resourcePath(spec);
     this.typeMeta = { apiVersion: spec.group ? `${spec.group}/${spec.version}` : spec.version, kind: spec.kind };
     for (const [key, resourceVersion] of spec.known ?? []) this.known.set(key, packKnown(resourceVersion, null));
   }
