@@ -1,5 +1,6 @@
 // The watch engine against the fleet simulator over real HTTPS, on HTTP/2 and on HTTP/1.1.
 import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
@@ -340,5 +341,87 @@ describe("connections", () => {
     expect(health.openSockets).toBeGreaterThanOrEqual(8);
     await engine.stop();
     expect(engine.health()).toMatchObject({ openSockets: 0, openStreams: 0 });
+  });
+});
+
+/**
+ * A TCP relay in front of a cluster whose open connections can go dead at once: bytes stop flowing both
+ * ways while the sockets stay open (a NAT or load balancer that forgot the flow). New connections work.
+ */
+async function deadableRelay(cluster: string): Promise<{ port: number; killOpen(): void; close(): Promise<void> }> {
+  const target = new URL(sim.clusters.find((candidate) => candidate.name === cluster)!.endpoint);
+  const open = new Set<{ dead: boolean; sockets: net.Socket[] }>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    const flow = { dead: false, sockets: [client, upstream] };
+    open.add(flow);
+    client.on("data", (chunk) => flow.dead || upstream.write(chunk));
+    upstream.on("data", (chunk) => flow.dead || client.write(chunk));
+    const end = () => {
+      open.delete(flow);
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of flow.sockets) socket.on("close", end).on("error", end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    killOpen: () => open.forEach((flow) => (flow.dead = true)),
+    close: async () => {
+      for (const flow of open) flow.sockets.forEach((socket) => socket.destroy());
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe("dead connections", () => {
+  const relays: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.close()));
+  });
+
+  const watchThrough = async (cluster: string, options: Partial<WatchEngineOptions>) => {
+    const relay = await deadableRelay(cluster);
+    relays.push(relay);
+    const kubeConfig = fromParts({
+      name: cluster,
+      server: `https://127.0.0.1:${relay.port}`,
+      caData: sim.clusters.find((candidate) => candidate.name === cluster)!.caData,
+      token: sim.tokens.admin,
+    });
+    return { relay, ...watch(cluster, [KUSTOMIZATIONS], { kubeConfig, ...options }) };
+  };
+
+  it("finds a dead HTTP/2 connection by PING, and resumes on a new one without missing a change", async () => {
+    // Bookmarks every 150 ms keep a live connection from ever being silent for the PING interval.
+    const { relay, engine, seen } = await watchThrough("spoke-3", { pingIntervalMs: 600, pingTimeoutMs: 300 });
+    await engine.start();
+    await until(() => engine.health().resources[0].connected, "the watch open");
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(engine.health()).toMatchObject({ protocol: "h2", connections: 1 }); // no PING went unanswered while it lived
+
+    relay.killOpen();
+    await annotate("spoke-3", "apps", "while-dead");
+    await until(() => changes(seen).some((event) => event.type === "modified" && nameOf(event) === "apps"), "the change after the PING");
+    expect(engine.health().connections).toBe(2);
+    expect(engine.health().resources[0].lists).toBe(1); // resumed from its resourceVersion, not relisted
+  });
+
+  it("abandons a watch silent since its last bookmark (HTTP/1.1: no PING), and resumes", async () => {
+    const { relay, engine, seen } = await watchThrough("spoke-3", { protocol: "http1", bookmarkSilenceMs: 1_000 });
+    await engine.start();
+    await until(() => engine.health().resources[0].lastBookmarkAtMs !== null, "a bookmark");
+    const watchesBefore = engine.health().resources[0].watches;
+
+    relay.killOpen();
+    await annotate("spoke-3", "infrastructure", "while-silent");
+    await until(
+      () => changes(seen).some((event) => event.type === "modified" && nameOf(event) === "infrastructure"),
+      "the change after the silence",
+    );
+    const health = engine.health().resources[0];
+    expect(health.watches).toBeGreaterThan(watchesBefore); // resumed (a dead keep-alive socket may cost one more try)
+    expect(health.lists).toBe(1);
   });
 });

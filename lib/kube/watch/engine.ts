@@ -53,7 +53,7 @@ export interface WatchEngineOptions {
   /** "http1" never tries HTTP/2 (tests, or a proxy known to break it). */
   protocol?: "auto" | "http1";
   pageSize?: number;
-  /** h2 PING after this much silence on the connection (default 30 s), answer expected within pingTimeoutMs (15 s). */
+  /** h2 PING after this much silence on the connection (default 90 s: bookmarks come every ~60 s), answer expected within pingTimeoutMs (15 s). */
   pingIntervalMs?: number;
   pingTimeoutMs?: number;
   /** Backoff between failed attempts: base × 2^n, capped (defaults 500 ms and 30 s), with jitter. */

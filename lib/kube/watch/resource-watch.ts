@@ -11,6 +11,7 @@
 import { backoffMs, ClusterRequestError, classifyNetworkError, type ErrorKind } from "../errors";
 import type { Raw } from "../raw";
 import { holdsResourceVersion, type KnownObjects, packKnown, reconcileList } from "./reconcile";
+import { sweeperEvery } from "./sweeper";
 import type { ClusterTransport, LineStream } from "./transport";
 import { type AttemptOutcome, describeOutcome, type Verdict, watchVerdict } from "./verdict";
 import { decodeListPage, decodeWatchLine, LineSplitter } from "./wire";
@@ -96,6 +97,9 @@ export interface WatchSettings {
   backoffBaseMs: number;
   backoffCapMs: number;
 }
+
+/** How often an open stream's deadline and silence are checked: a tenth of the silence allowed, at most every 5 s. */
+const streamCheckPeriodMs = (settings: Pick<WatchSettings, "bookmarkSilenceMs">) => Math.min(5_000, settings.bookmarkSilenceMs / 10);
 
 /** Failures that also stop lists: the cluster is unreachable, not its watches failing. */
 const UNREACHABLE_KINDS = new Set<ErrorKind>(["auth", "tls", "dns", "refused"]);
@@ -448,20 +452,15 @@ export class ResourceWatch {
     this.mode = "watching";
 
     // The server ends the stream at timeoutSeconds; after a bookmark, silence means a dead connection.
+    // Checked by the process's shared sweeper, not a timer per stream (see sweeper.ts).
     const deadlineMs = timeoutSeconds * 1000 + settings.timeoutGraceMs;
-    const check = () => {
+    const stopChecking = sweeperEvery(streamCheckPeriodMs(settings)).add(() => {
       const now = Date.now();
-      const silent = now - lastDataAt;
-      if (now - started >= deadlineMs || (bookmarks > 0 && silent >= settings.bookmarkSilenceMs)) {
+      if (now - started >= deadlineMs || (bookmarks > 0 && now - lastDataAt >= settings.bookmarkSilenceMs)) {
         this.ending ??= "idle";
         this.stream?.close();
-        return;
       }
-      watchdog = setTimeout(check, Math.min(deadlineMs - (now - started), bookmarks > 0 ? settings.bookmarkSilenceMs - silent : Infinity));
-      watchdog.unref();
-    };
-    let watchdog = setTimeout(check, Math.min(deadlineMs, settings.bookmarkSilenceMs));
-    watchdog.unref();
+    });
 
     let how: "server" | "client" | ClusterRequestError;
     try {
@@ -469,7 +468,7 @@ export class ResourceWatch {
     } catch (err) {
       how = classifyNetworkError(err);
     } finally {
-      clearTimeout(watchdog);
+      stopChecking();
       this.stream = undefined;
     }
     const ageMs = Date.now() - started;
