@@ -42,6 +42,7 @@ import {
   type WatchEvent,
 } from "../kube/watch/engine";
 import { clusterWatchResources } from "../kube/watch/resources";
+import { repeatEvery } from "../kube/watch/sweeper";
 import type { KnownObject, KubePollResult } from "../db/types";
 import {
   kubeVersionChanges,
@@ -138,7 +139,8 @@ export class ClusterSession {
   private targetsDirty = false;
   private flushTimer?: NodeJS.Timeout;
   private chain: Promise<void> = Promise.resolve();
-  private timers: NodeJS.Timeout[] = [];
+  /** Stops of the periodic heartbeat and reads (shared timers: see repeatEvery). */
+  private timers: Array<() => void> = [];
   /** Something the success row carries (facts, object and health counts, kubelets) changed since it was last sent. */
   private successChanged = true;
   private fullSuccessAt = 0;
@@ -210,9 +212,9 @@ export class ClusterSession {
       await this.enqueue(() => this.flush());
       this.heartbeat();
       void this.queueFacts(false);
-      this.timers.push(setInterval(() => this.heartbeat(), this.ctx.settings.heartbeatMs));
-      this.timers.push(setInterval(() => void this.queueFacts(false), this.ctx.settings.factsIntervalMs));
-      this.timers.push(setInterval(() => void this.ctx.facts(() => this.enqueue(() => this.readEks())), this.ctx.settings.eksIntervalMs));
+      this.timers.push(repeatEvery(this.ctx.settings.heartbeatMs, () => this.heartbeat()));
+      this.timers.push(repeatEvery(this.ctx.settings.factsIntervalMs, () => void this.queueFacts(false)));
+      this.timers.push(repeatEvery(this.ctx.settings.eksIntervalMs, () => void this.ctx.facts(() => this.enqueue(() => this.readEks()))));
     } catch (err) {
       if (this.stopped) return;
       const e = err instanceof ClusterRequestError ? err : new ClusterRequestError(oneLine(err), "other");
@@ -226,7 +228,7 @@ export class ClusterSession {
     if (options.flush && this.started && !this.stopped) await this.enqueue(() => this.flush());
     this.stopped = true;
     if (this.mode !== "fallback") this.mode = "stopped";
-    for (const t of this.timers) clearInterval(t);
+    for (const stop of this.timers.splice(0)) stop();
     clearTimeout(this.flushTimer);
     clearTimeout(this.eventPollTimer);
     await this.disconnect();
@@ -518,7 +520,7 @@ export class ClusterSession {
     this.mode = "failed";
     this.reason = error.message;
     this.stopped = true;
-    for (const t of this.timers) clearInterval(t);
+    for (const stop of this.timers.splice(0)) stop();
     await this.disconnect();
     this.ctx.metrics?.errors.inc({ cluster: this.cluster.name, kind: error.kind });
     this.log.warn({ kind: error.kind, error: error.message }, "cluster watch could not start");
@@ -533,7 +535,7 @@ export class ClusterSession {
     this.mode = "fallback";
     this.reason = `${verdict.reason}: ${verdict.detail}`;
     this.started = false;
-    for (const t of this.timers) clearInterval(t);
+    for (const stop of this.timers.splice(0)) stop();
     clearTimeout(this.flushTimer);
     // What the watch delivered before it gave up is still written; from now on the collector polls.
     void this.enqueue(() => this.flush()).then(() => this.ctx.onFallback(this.cluster, this.reason!));

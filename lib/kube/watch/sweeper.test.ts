@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Sweeper, sweeperEvery } from "./sweeper";
+import { repeatEvery, Sweeper, sweeperEvery } from "./sweeper";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -39,5 +39,40 @@ describe("Sweeper", () => {
   it("shares one sweeper per period across the process", () => {
     expect(sweeperEvery(5_000)).toBe(sweeperEvery(5_000));
     expect(sweeperEvery(5_000)).not.toBe(sweeperEvery(200));
+  });
+});
+
+describe("repeatEvery", () => {
+  it("runs a task every interval on the shared sweeper: never early, at most a tenth late, on time on average", () => {
+    vi.useFakeTimers();
+    const start = Date.now();
+    const runs: number[] = [];
+    const stop = repeatEvery(1_000, () => runs.push(Date.now() - start));
+    vi.advanceTimersByTime(999);
+    expect(runs).toEqual([]);
+    vi.advanceTimersByTime(10_001);
+    expect(runs).toEqual([1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000, 10_000, 11_000]);
+    stop();
+    vi.advanceTimersByTime(5_000);
+    expect(runs).toHaveLength(11);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("checks due times on one timer however many tasks there are, and runs once after a stall", () => {
+    vi.useFakeTimers();
+    let runs = 0;
+    const stops = Array.from({ length: 1_000 }, () => repeatEvery(60_000, () => runs++));
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(60_000);
+    expect(runs).toBe(1_000);
+    // A stall of five intervals (the clock jumps, the sweeper never ran): each task runs once, then on schedule.
+    vi.setSystemTime(Date.now() + 300_000);
+    vi.advanceTimersByTime(5_000);
+    expect(runs).toBe(2_000);
+    vi.advanceTimersByTime(55_000);
+    expect(runs).toBe(2_000);
+    vi.advanceTimersByTime(5_000);
+    expect(runs).toBe(3_000);
+    stops.forEach((stop) => stop());
   });
 });
