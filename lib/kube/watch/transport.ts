@@ -10,7 +10,7 @@
 // minute, which already shows it alive, so the PING is kept for connections that are silent for longer
 // (a watch without bookmarks, a server that sends none, a dead peer). At 30 s, the once-a-minute burst of a
 // cluster's bookmarks left every connection silent for half a minute: a PING a minute on each, 1,000 a
-// minute at 1,000 clusters, a third of the collector's idle CPU. On HTTP/1.1 the engine's idle check
+// minute at 1,000 clusters, a third of the watch engine's idle CPU. On HTTP/1.1 the engine's idle check
 // (bookmark silence) does that job.
 import http2 from "node:http2";
 import https from "node:https";
