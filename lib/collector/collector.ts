@@ -506,7 +506,9 @@ export class Collector {
       provisioners: () => this.provisioners,
       clustersBySecret: () => this.clustersBySecret,
       pollEks: (cluster: ClusterRow, at: Date, force: boolean) => this.eks.readCluster(cluster, at, force),
-      recordSuccess: (success: PollSuccess) => void this.queueSuccess(success),
+      // A batch that fails to write is logged, as the timer's flush is (a heartbeat's sweep queues ~80 at once).
+      recordSuccess: (success: PollSuccess) =>
+        void this.queueSuccess(success).catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "poll successes not recorded")),
       changed: (cluster: ClusterRow) => {
         this.markChanged(cluster.name);
         void this.notifyChanges();
