@@ -48,6 +48,26 @@ describe("decodeWatchLine", () => {
     expect(decodeWatchLine('{"type":"ADDED","obj')).toMatchObject({ kind: "invalid" });
   });
 
+  it("reads bookmarks of every shape: initial-events, a built-in kind's typed one, another key order", () => {
+    const initialEventsEnd =
+      '{"type":"BOOKMARK","object":{"apiVersion":"helm.toolkit.fluxcd.io/v2","kind":"HelmRelease","metadata":' +
+      '{"annotations":{"k8s.io/initial-events-end":"true"},"resourceVersion":"4521"}}}';
+    expect(decodeWatchLine(initialEventsEnd)).toEqual({ kind: "bookmark", resourceVersion: "4521" });
+    // A built-in kind's typed bookmark, another key order, a resourceVersion that is no etcd revision.
+    const node =
+      '{"type":"BOOKMARK","object":{"kind":"Node","apiVersion":"v1","metadata":{"resourceVersion":"88","creationTimestamp":null},' +
+      '"spec":{},"status":{"daemonEndpoints":{"kubeletEndpoint":{"Port":0}}}}}';
+    expect(decodeWatchLine(node)).toEqual({ kind: "bookmark", resourceVersion: "88" });
+    expect(decodeWatchLine('{"object":{"metadata":{"resourceVersion":"307"}},"type":"BOOKMARK"}')).toEqual({
+      kind: "bookmark",
+      resourceVersion: "307",
+    });
+    expect(decodeWatchLine(BOOKMARK.replace('"307"', '"a\\"b"'))).toEqual({ kind: "bookmark", resourceVersion: 'a"b' });
+    // Refused: a line cut short by one brace, a bookmark without a resourceVersion.
+    expect(decodeWatchLine(BOOKMARK.slice(0, -1))).toMatchObject({ kind: "invalid" });
+    expect(decodeWatchLine(BOOKMARK.replace('{"resourceVersion":"307"}', "{}"))).toMatchObject({ kind: "invalid" });
+  });
+
   it("takes an HTTP 410 body for an expiry too (older servers, some proxies)", () => {
     expect(isTooOldStatus({ kind: "Status", code: 410, reason: "Gone" })).toBe(true);
     expect(isTooOldStatus({ kind: "Status", code: 500, reason: "InternalError" })).toBe(false);

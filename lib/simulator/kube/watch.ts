@@ -68,9 +68,15 @@ export function serveWatch(request: ApiRequest, response: ApiResponse, watch: Wa
   };
   const bookmark = (annotations?: Record<string, string>, rv = store.bookmarkRv(resource)) => {
     if (rv === null) return;
-    const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
-    if (annotations) metadata.annotations = annotations;
-    write("BOOKMARK", JSON.stringify({ kind: type.kind, apiVersion: groupVersionOf(type), metadata }));
+    // As kube-apiserver writes them: a custom resource's bookmark is an unstructured object, its keys in
+    // sorted order (recorded: {"apiVersion":…,"kind":…,"metadata":{"resourceVersion":"307"}}); a built-in
+    // kind's is typed, kind first.
+    const metadata: Record<string, unknown> = annotations ? { annotations } : {};
+    metadata.resourceVersion = String(rv);
+    const object = type.group
+      ? { apiVersion: groupVersionOf(type), kind: type.kind, metadata }
+      : { kind: type.kind, apiVersion: groupVersionOf(type), metadata };
+    write("BOOKMARK", JSON.stringify(object));
   };
 
   const timers: NodeJS.Timeout[] = [];
