@@ -507,8 +507,7 @@ export class Collector {
       clustersBySecret: () => this.clustersBySecret,
       pollEks: (cluster: ClusterRow, at: Date, force: boolean) => this.eks.readCluster(cluster, at, force),
       // A batch that fails to write is logged, as the timer's flush is (a heartbeat's sweep queues ~80 at once).
-      recordSuccess: (success: PollSuccess) =>
-        void this.queueSuccess(success).catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "poll successes not recorded")),
+      recordSuccess: (success: PollSuccess) => void this.queueSuccess(success).catch(this.successesNotRecorded),
       changed: (cluster: ClusterRow) => {
         this.markChanged(cluster.name);
         void this.notifyChanges();
@@ -621,9 +620,12 @@ export class Collector {
     }
     this.successTimer ??= setTimeout(() => {
       this.successTimer = undefined;
-      void this.flushSuccesses().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "poll successes not recorded"));
+      void this.flushSuccesses().catch(this.successesNotRecorded);
     }, 1000);
   }
+
+  /** A batch of successes that failed to write (database down): logged; the next success of each cluster writes again. */
+  private readonly successesNotRecorded = (err: unknown) => this.log.warn({ error: oneLine(err) }, "poll successes not recorded");
 
   private async flushSuccesses(): Promise<void> {
     const batch = this.pendingSuccesses;

@@ -48,8 +48,10 @@ afterAll(async () => {
   rmSync(outDir, { recursive: true, force: true });
 });
 
+const clusterInfo = (cluster: string) => sim.clusters.find((candidate) => candidate.name === cluster)!;
+
 const kubeConfigFor = (cluster: string) => {
-  const info = sim.clusters.find((candidate) => candidate.name === cluster)!;
+  const info = clusterInfo(cluster);
   return fromParts({ name: cluster, server: info.endpoint, caData: info.caData, token: sim.tokens.admin });
 };
 
@@ -349,7 +351,7 @@ describe("connections", () => {
  * ways while the sockets stay open (a NAT or load balancer that forgot the flow). New connections work.
  */
 async function deadableRelay(cluster: string): Promise<{ port: number; killOpen(): void; close(): Promise<void> }> {
-  const target = new URL(sim.clusters.find((candidate) => candidate.name === cluster)!.endpoint);
+  const target = new URL(clusterInfo(cluster).endpoint);
   const open = new Set<{ dead: boolean; sockets: net.Socket[] }>();
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port), target.hostname);
@@ -387,7 +389,7 @@ describe("dead connections", () => {
     const kubeConfig = fromParts({
       name: cluster,
       server: `https://127.0.0.1:${relay.port}`,
-      caData: sim.clusters.find((candidate) => candidate.name === cluster)!.caData,
+      caData: clusterInfo(cluster).caData,
       token: sim.tokens.admin,
     });
     return { relay, ...watch(cluster, [KUSTOMIZATIONS], { kubeConfig, ...options }) };
