@@ -87,7 +87,9 @@ export function planObjectWrites(
     const key = objectKey(record);
     if (seen.has(key)) continue;
     seen.add(key);
-    const hash = contentHash(record);
+    // The JSON is made once: hashed here, and sent as the row when the object is written.
+    const json = JSON.stringify(record);
+    const hash = contentHash(json);
     const before = known.get(key);
     if (before && !before.deleted && before.hash === hash) continue;
     const cared = caredFields(record);
@@ -97,6 +99,7 @@ export function planObjectWrites(
       plan.upserts.push({
         key,
         record,
+        json,
         hash,
         firstFailedAt: FAILING.has(record.health) ? (failingSince(record) ?? at) : null,
         lastReadyAt: isReady ? at : (before?.lastReadyAt ?? null),
@@ -125,6 +128,7 @@ export function planObjectWrites(
     plan.upserts.push({
       key,
       record,
+      json,
       hash,
       firstFailedAt,
       lastReadyAt,

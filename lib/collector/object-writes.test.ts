@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { applyPlan, planObjectWrites } from "./changes";
 import { fixtureItems } from "../kube/fixtures";
-import { toFluxObject } from "../kube/flux";
+import { objectKey, toFluxObject } from "../kube/flux";
 import type { FluxKind, FluxObjectRecord } from "../kube/types";
 import { useTestDatabase } from "../testing/db";
 import { loadKnownObjects, writeObjectPlan } from "../db/writes/flux-objects";
@@ -88,6 +88,34 @@ describe("writeObjectPlan", () => {
       .pool()
       .query(`SELECT "deletedAt", "firstFailedAt", "lastReadyAt" FROM flux_object WHERE name = $1 AND kind = $2`, [apps.name, apps.kind]);
     expect(current[0]).toMatchObject({ deletedAt: null, firstFailedAt: null, lastReadyAt: new Date("2026-11-21T12:01:30Z") });
+  });
+
+  it("stores every field of the record as it is, with the fields only the database holds beside them", async () => {
+    const { rows } = await db.pool().query<{ id: number }>(`INSERT INTO cluster (name) VALUES ('c-fields') RETURNING id`);
+    const records = fleetObjects();
+    const at = "2026-11-21T12:00:00.000Z";
+    const known = await loadKnownObjects(db.pool(), rows[0].id);
+    const plan = planObjectWrites(known, records, ALL, at);
+    await writeObjectPlan(db.pool(), rows[0].id, plan, known, at);
+    const { rows: stored } = await db
+      .pool()
+      .query<Record<string, unknown>>(`SELECT row_to_json(o) AS row FROM flux_object o WHERE "clusterId" = $1`, [rows[0].id]);
+    const byKey = new Map(stored.map(({ row }) => [objectKey(row as FluxObjectRecord), row as Record<string, unknown>]));
+    // timestamp(3) columns come back without a zone; records hold ISO times with one.
+    const isoOf = (v: unknown) =>
+      v === null || v === undefined ? null : new Date(/Z$/.test(String(v)) ? String(v) : `${String(v)}Z`).toISOString();
+    const times = new Set(["creationTimestamp", "lastReconcileAt"]);
+    for (const u of plan.upserts) {
+      const row = byKey.get(u.key)!;
+      for (const [field, value] of Object.entries(u.record)) {
+        if (times.has(field)) expect(isoOf(row[field]), `${u.key} ${field}`).toBe(isoOf(value));
+        else expect(row[field], `${u.key} ${field}`).toEqual(value ?? null);
+      }
+      expect(row).toMatchObject({ contentHash: u.hash, lastGoodRevision: u.lastGoodRevision, deletedAt: null });
+      expect(isoOf(row.firstFailedAt)).toBe(isoOf(u.firstFailedAt));
+      expect(isoOf(row.lastReadyAt)).toBe(isoOf(u.lastReadyAt));
+    }
+    expect(byKey.size).toBe(records.length);
   });
 
   it("stores a 32 KiB message Ready and Healthy share once, and the object page still gets it for both", async () => {

@@ -93,6 +93,8 @@ export interface KnownObject {
 export interface ObjectUpsert {
   key: string;
   record: FluxObjectRecord;
+  /** `JSON.stringify(record)`: what the hash was taken of, and the row the write sends. */
+  json: string;
   hash: string;
   firstFailedAt: string | null;
   lastReadyAt: string | null;

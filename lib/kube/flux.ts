@@ -256,12 +256,13 @@ export function stableStringify(value: unknown): string {
 }
 
 /**
- * Hash of everything stored for an object: an unchanged hash means there is nothing to write. The record is
- * built in a fixed key order and nested parts keep the API server's order, so plain JSON is stable (and
- * much cheaper than a canonical form; a server that reorders keys costs one extra write, never history).
+ * Hash of everything stored for an object, taken of the record's JSON (`JSON.stringify(record)`, which the
+ * write then sends as it is): an unchanged hash means there is nothing to write. The record is built in a
+ * fixed key order and nested parts keep the API server's order, so plain JSON is stable (and much cheaper
+ * than a canonical form; a server that reorders keys costs one extra write, never history).
  */
-export function contentHash(record: FluxObjectRecord): string {
-  return createHash("sha1").update(JSON.stringify(record)).digest("base64url");
+export function contentHash(recordJson: string): string {
+  return createHash("sha1").update(recordJson).digest("base64url");
 }
 
 /**

@@ -4,7 +4,7 @@ import type pg from "pg";
 import { conditionsToStore } from "../../fleet/message";
 import { objectKey, type CaredFields } from "../../kube/flux";
 import { keptObject } from "../kept-object";
-import type { KnownObject, ObjectPlan } from "../types";
+import type { KnownObject, ObjectPlan, ObjectUpsert } from "../types";
 
 export type Queryable = Pick<pg.Pool, "query" | "connect">;
 
@@ -82,6 +82,26 @@ const UPDATE_SET = COLUMN_NAMES.filter((c) => !["kind", "namespace", "name"].inc
   .map((c) => `${c} = EXCLUDED.${c}`)
   .join(", ");
 
+/**
+ * One upsert row as JSON: the record's JSON as it was hashed, with the fields only the database holds
+ * appended. jsonb keeps the last of duplicate keys, so an appended key replaces the record's own, as an
+ * object spread would: the conditions, when a long message Ready shares is stored once. Reusing the hashed
+ * JSON saves a second serialisation of every object written (a cold start writes 150,000).
+ */
+function upsertRow(u: ObjectUpsert): string {
+  const conditions = conditionsToStore(u.record.conditions, u.record.readyMessage);
+  const appended = JSON.stringify({
+    // A 32 KiB message that Ready and Healthy share is stored once, as readyMessage.
+    conditions: conditions.some((c, i) => c !== u.record.conditions[i]) ? conditions : undefined,
+    contentHash: u.hash,
+    firstFailedAt: u.firstFailedAt,
+    lastReadyAt: u.lastReadyAt,
+    lastGoodRevision: u.lastGoodRevision,
+  });
+  if (!u.json.startsWith("{") || !u.json.endsWith("}")) throw new Error(`an object to write is not a JSON object: ${u.key}`);
+  return u.json === "{}" ? appended : `${u.json.slice(0, -1)},${appended.slice(1)}`;
+}
+
 export interface WriteResult {
   /** id per key for the rows upserted. */
   ids: Map<string, string>;
@@ -103,24 +123,14 @@ export async function writeObjectPlan(
   try {
     await client.query("BEGIN");
     if (plan.upserts.length) {
-      const rows = plan.upserts.map((u) => ({
-        ...u.record,
-        // A 32 KiB message that Ready and Healthy share is stored once, as readyMessage.
-        conditions: conditionsToStore(u.record.conditions, u.record.readyMessage),
-        inventory: u.record.inventory,
-        details: u.record.details ?? null,
-        contentHash: u.hash,
-        firstFailedAt: u.firstFailedAt,
-        lastReadyAt: u.lastReadyAt,
-        lastGoodRevision: u.lastGoodRevision,
-      }));
+      const rows = `[${plan.upserts.map(upsertRow).join(",")}]`;
       const { rows: returned } = await client.query<{ id: string; kind: string; namespace: string; name: string }>(
         `INSERT INTO flux_object ("clusterId", ${COLUMN_NAMES.join(", ")}, "deletedAt", "updatedAt", "firstSeenAt")
          SELECT $1, ${COLUMN_NAMES.map((c) => `x.${c}`).join(", ")}, NULL, $3::timestamp(3), $3::timestamp(3)
            FROM jsonb_to_recordset($2::jsonb) AS x(${UPSERT_COLUMNS})
          ON CONFLICT ("clusterId", kind, namespace, name) DO UPDATE SET ${UPDATE_SET}, "deletedAt" = NULL, "updatedAt" = EXCLUDED."updatedAt"
          RETURNING id::text AS id, kind, namespace, name`,
-        [clusterId, JSON.stringify(rows), now],
+        [clusterId, rows, now],
       );
       for (const r of returned) ids.set(objectKey(r), r.id);
     }
