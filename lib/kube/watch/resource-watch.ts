@@ -98,8 +98,8 @@ export interface WatchSettings {
   backoffCapMs: number;
 }
 
-/** How often an open stream's deadline and silence are checked: a tenth of the silence allowed, at most every 5 s. */
-const streamCheckPeriodMs = (settings: Pick<WatchSettings, "bookmarkSilenceMs">) => Math.min(5_000, settings.bookmarkSilenceMs / 10);
+/** How often an open stream's deadline and silence are checked: a tenth of the silence allowed, at most every 15 s. */
+const streamCheckPeriodMs = (settings: Pick<WatchSettings, "bookmarkSilenceMs">) => Math.min(15_000, settings.bookmarkSilenceMs / 10);
 
 /** Failures that also stop lists: the cluster is unreachable, not its watches failing. */
 const UNREACHABLE_KINDS = new Set<ErrorKind>(["auth", "tls", "dns", "refused"]);
@@ -454,8 +454,7 @@ export class ResourceWatch {
     // The server ends the stream at timeoutSeconds; after a bookmark, silence means a dead connection.
     // Checked by the process's shared sweeper, not a timer per stream (see sweeper.ts).
     const deadlineMs = timeoutSeconds * 1000 + settings.timeoutGraceMs;
-    const stopChecking = sweeperEvery(streamCheckPeriodMs(settings)).add(() => {
-      const now = Date.now();
+    const stopChecking = sweeperEvery(streamCheckPeriodMs(settings)).add((now) => {
       if (now - started >= deadlineMs || (bookmarks > 0 && now - lastDataAt >= settings.bookmarkSilenceMs)) {
         this.ending ??= "idle";
         this.stream?.close();

@@ -23,6 +23,16 @@ describe("Sweeper", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("hands every check of a sweep the same time", () => {
+    vi.useFakeTimers();
+    const sweeper = new Sweeper(1_000);
+    const seen: number[] = [];
+    sweeper.add((now) => seen.push(now));
+    sweeper.add((now) => seen.push(now));
+    vi.advanceTimersByTime(1_000);
+    expect(seen).toEqual([Date.now(), Date.now()]);
+  });
+
   it("lets a check remove itself while the others still run in that sweep", () => {
     vi.useFakeTimers();
     const sweeper = new Sweeper(100);
@@ -66,12 +76,13 @@ describe("repeatEvery", () => {
     vi.advanceTimersByTime(60_000);
     expect(runs).toBe(1_000);
     // A stall of five intervals (the clock jumps, the sweeper never ran): each task runs once, then on schedule.
+    // (A 60 s interval is checked every 6 s.)
     vi.setSystemTime(Date.now() + 300_000);
-    vi.advanceTimersByTime(5_000);
+    vi.advanceTimersByTime(6_000);
     expect(runs).toBe(2_000);
-    vi.advanceTimersByTime(55_000);
+    vi.advanceTimersByTime(54_000);
     expect(runs).toBe(2_000);
-    vi.advanceTimersByTime(5_000);
+    vi.advanceTimersByTime(6_000);
     expect(runs).toBe(3_000);
     stops.forEach((stop) => stop());
   });

@@ -415,9 +415,9 @@ export class ClusterTransport {
     if (this.stopPings) return;
     const interval = this.options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
     const timeout = this.options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS;
-    this.stopPings = sweeperEvery(Math.min(10_000, interval / 3)).add(() => {
+    this.stopPings = sweeperEvery(Math.min(10_000, interval / 3)).add((now) => {
       const session = this.session;
-      if (!session || !usable(session) || this.pinging || Date.now() - this.lastFrameAt < interval) return;
+      if (!session || !usable(session) || this.pinging || now - this.lastFrameAt < interval) return;
       this.pinging = true;
       const silent = setTimeout(() => session.destroy(new Error(`no answer to a PING within ${timeout / 1000} s`)), timeout);
       const done = (err: Error | null) => {
