@@ -58,6 +58,7 @@ import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
 import { clustersBySecret, objectTargets } from "./targets";
 import { ClusterSession, type ClusterState } from "./session";
 import { EksReader } from "./eks-reader";
+import { SuccessBatches } from "./success-batches";
 import { kubeconfigFor } from "./clients";
 import { oneLine } from "../errors";
 import { CHANGE_CHANNEL } from "../db/channels";
@@ -166,7 +167,6 @@ export class Collector {
   private lastUpstreamAt = 0;
   private readonly leaseSeconds: number;
   private requestsThisCycle = 0;
-  private pendingSuccesses: PollSuccess[] = [];
   /** Clusters whose stored data the pages show changed since the last NOTIFY ("*" = fleet-wide data). */
   private readonly changed = new Set<string>();
   /** Whether each cluster's last poll here worked: a flip changes what the pages say about it. */
@@ -178,10 +178,11 @@ export class Collector {
   private timing = { connectMs: 0, kubeMs: 0, writeMs: 0 };
   /** Watch sessions' facts reads (versions, Flux, EKS): bounded, and held while sessions start. */
   private readonly factsQueue: JobQueue;
+  /** Clusters' "last success", written in batches. */
+  private readonly successes: SuccessBatches;
   /** Watch sessions of the clusters this replica holds (watch mode). */
   private readonly sessions = new Map<number, ClusterSession>();
   private readonly fallbackAt = new Map<number, number>();
-  private successTimer?: NodeJS.Timeout;
   private heartbeatTimer?: NodeJS.Timeout;
   /** The collection mode written per cluster, so only changes are written. */
   private readonly modesWritten = new Map<number, string>();
@@ -215,6 +216,10 @@ export class Collector {
       log: this.log,
     });
     this.factsQueue = new JobQueue(Math.min(settings.concurrency, FACTS_CONCURRENCY));
+    this.successes = new SuccessBatches(
+      (batch) => recordPollSuccesses(this.db, batch),
+      (err) => this.successesNotRecorded(err),
+    );
   }
 
   /** Reads so far of watched clusters' facts (versions, FluxReport, Events) and of clusters' EKS facts. */
@@ -330,7 +335,7 @@ export class Collector {
       rowsWritten += result.rowsWritten;
       historyRows += result.historyRows;
     });
-    await this.flushSuccesses();
+    await this.successes.flush();
     phases.pollsMs = Date.now() - mark;
     mark = Date.now();
 
@@ -507,7 +512,7 @@ export class Collector {
       clustersBySecret: () => this.clustersBySecret,
       pollEks: (cluster: ClusterRow, at: Date, force: boolean) => this.eks.readCluster(cluster, at, force),
       // A batch that fails to write is logged, as the timer's flush is (a heartbeat's sweep queues ~80 at once).
-      recordSuccess: (success: PollSuccess) => void this.queueSuccess(success).catch(this.successesNotRecorded),
+      recordSuccess: (success: PollSuccess) => void this.successes.queue(success).catch((err: unknown) => this.successesNotRecorded(err)),
       changed: (cluster: ClusterRow) => {
         this.markChanged(cluster.name);
         void this.notifyChanges();
@@ -608,29 +613,8 @@ export class Collector {
     }
   }
 
-  /**
-   * Successes are written in batches (one UPDATE for up to 50 clusters), each within a second: a cluster's
-   * "last success" never waits for the rest of the cycle.
-   */
-  private async queueSuccess(success: PollSuccess): Promise<void> {
-    this.pendingSuccesses.push(success);
-    if (this.pendingSuccesses.length >= 50) {
-      await this.flushSuccesses();
-      return;
-    }
-    this.successTimer ??= setTimeout(() => {
-      this.successTimer = undefined;
-      void this.flushSuccesses().catch(this.successesNotRecorded);
-    }, 1000);
-  }
-
-  /** A batch of successes that failed to write (database down): logged; the next success of each cluster writes again. */
-  private readonly successesNotRecorded = (err: unknown) => this.log.warn({ error: oneLine(err) }, "poll successes not recorded");
-
-  private async flushSuccesses(): Promise<void> {
-    const batch = this.pendingSuccesses;
-    this.pendingSuccesses = [];
-    await recordPollSuccesses(this.db, batch);
+  private successesNotRecorded(err: unknown): void {
+    this.log.warn({ error: oneLine(err) }, "poll successes not recorded");
   }
 
   private markChanged(cluster: string): void {
@@ -792,9 +776,9 @@ export class Collector {
         this.metrics?.errors.inc({ cluster: cluster.name, kind: poll.error.kind });
         log.warn({ kind: poll.error.kind, error: poll.error.message }, "partial poll");
       } else {
-        await this.queueSuccess({ clusterId: cluster.id, at, poll: result });
+        await this.successes.queue({ clusterId: cluster.id, at, poll: result });
         // Back from unreachable: write it now, so the web sees it reachable when told of the change.
-        if (flipped) await this.flushSuccesses();
+        if (flipped) await this.successes.flush();
       }
       cluster.kubernetesVersion = poll.kubernetesVersion ?? cluster.kubernetesVersion;
       cluster.kubeletVersions = poll.kubeletVersions ?? cluster.kubeletVersions;
@@ -887,7 +871,7 @@ export class Collector {
         }
         this.leaseRenewedAt.set(cluster.id, Date.now());
         await this.pollClusterOnce(cluster);
-        await this.flushSuccesses();
+        await this.successes.flush();
         await markNudgesHandled(this.db, ids, new Date());
         handled += ids.length;
       }),
@@ -921,11 +905,11 @@ export class Collector {
   /** Gives back every lease and closes connections (shutdown). */
   async close(): Promise<void> {
     clearInterval(this.heartbeatTimer);
-    clearTimeout(this.successTimer);
+    this.successes.stopTimer();
     await Promise.allSettled([...this.sessions.values()].map((s) => s.stop({ flush: true })));
     this.sessions.clear();
     await Promise.allSettled([...this.inFlight.values()]);
-    await this.flushSuccesses().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "last poll successes not recorded"));
+    await this.successes.flush().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "last poll successes not recorded"));
     await releaseLeases(this.db, this.replica).catch((err: unknown) =>
       this.log.warn({ error: oneLine(err) }, "leases not released; other replicas take them when they expire"),
     );
