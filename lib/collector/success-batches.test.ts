@@ -8,16 +8,17 @@ afterEach(() => {
 
 const success = (clusterId: number): PollSuccess => ({ clusterId, at: new Date("2026-11-27T05:00:00Z"), poll: null });
 
+/** A write that records the cluster ids of each batch. */
+function recorder() {
+  const written: number[][] = [];
+  return { written, write: async (batch: PollSuccess[]) => void written.push(batch.map((s) => s.clusterId)) };
+}
+
 describe("SuccessBatches", () => {
   it("writes a full batch at once and the rest within the delay, each success once", async () => {
     vi.useFakeTimers();
-    const written: number[][] = [];
-    const batches = new SuccessBatches(
-      async (batch) => void written.push(batch.map((s) => s.clusterId)),
-      () => {},
-      3,
-      1_000,
-    );
+    const { written, write } = recorder();
+    const batches = new SuccessBatches(write, () => {}, 3, 1_000);
     for (const id of [1, 2, 3, 4]) await batches.queue(success(id));
     expect(written).toEqual([[1, 2, 3]]);
     await vi.advanceTimersByTimeAsync(999);
@@ -62,13 +63,8 @@ describe("SuccessBatches", () => {
 
   it("writes nothing on a timer once stopped; flush still writes what is left", async () => {
     vi.useFakeTimers();
-    const written: number[][] = [];
-    const batches = new SuccessBatches(
-      async (batch) => void written.push(batch.map((s) => s.clusterId)),
-      () => {},
-      50,
-      1_000,
-    );
+    const { written, write } = recorder();
+    const batches = new SuccessBatches(write, () => {}, 50, 1_000);
     await batches.queue(success(7));
     batches.stopTimer();
     await vi.advanceTimersByTimeAsync(5_000);
