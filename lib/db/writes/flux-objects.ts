@@ -98,8 +98,8 @@ function upsertRow(u: ObjectUpsert): string {
     lastReadyAt: u.lastReadyAt,
     lastGoodRevision: u.lastGoodRevision,
   });
-  if (!u.json.startsWith("{") || !u.json.endsWith("}")) throw new Error(`an object to write is not a JSON object: ${u.key}`);
-  return u.json === "{}" ? appended : `${u.json.slice(0, -1)},${appended.slice(1)}`;
+  // `{…record}` + `{…appended}` → `{…record,…appended}` (a record always has keys: kind, namespace, name…).
+  return `${u.json.slice(0, -1)},${appended.slice(1)}`;
 }
 
 export interface WriteResult {
