@@ -661,6 +661,11 @@ async function workerMain(dir: string) {
           `change → the tab told by its stream p50 ${browser.streamP50Seconds?.toFixed(2) ?? "–"} s, p95 ${browser.streamP95Seconds?.toFixed(2) ?? "–"} s; ` +
           `the rest is the tab's debounce (0.5 s), its fetch and render`,
       );
+    if (browser.refreshes)
+      console.log(
+        `  the tabs' refreshes meanwhile: ${browser.refreshes.finished} finished (p50 ${browser.refreshes.p50Seconds?.toFixed(2) ?? "–"} s, ` +
+          `p95 ${browser.refreshes.p95Seconds?.toFixed(2) ?? "–"} s), ${browser.refreshes.failed} failed`,
+      );
   } else {
     console.log("  change → browser: skipped (--browser-samples 0)");
   }

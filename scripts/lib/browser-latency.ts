@@ -21,6 +21,8 @@ export interface BrowserLatency {
   /** Change → the tab told by its change stream, over the seen samples. */
   streamP50Seconds?: number | null;
   streamP95Seconds?: number | null;
+  /** The tabs' refreshes (`/api/failures` fetches) while the changes were made: how many, how many failed, how long. */
+  refreshes?: { finished: number; failed: number; p50Seconds: number | null; p95Seconds: number | null };
   samples: number;
   unseen: number;
   /** How it was measured, in a line. */
@@ -117,9 +119,25 @@ export async function measureChangeToBrowser(options: {
     });
     // One tab per target, each on its cluster's failures with its change stream open, before any change.
     const pages: Page[] = [];
+    // The tabs' refreshes, counted from the first change on.
+    let counting = false;
+    const refreshTimes: number[] = [];
+    let finished = 0;
+    let failed = 0;
+    const isRefresh = (url: string) => url.includes("/api/failures");
     let streamless = 0;
     for (const target of targets) {
       const page = await context.newPage();
+      page.on("requestfinished", (request) => {
+        if (!counting || !isRefresh(request.url())) return;
+        finished++;
+        // Milliseconds from the request's start; -1 when the browser did not time it (then no duration).
+        const end = request.timing().responseEnd;
+        if (end >= 0) refreshTimes.push(end / 1000);
+      });
+      page.on("requestfailed", (request) => {
+        if (counting && isRefresh(request.url())) failed++;
+      });
       await page.goto(`${base}/failures?cluster=${encodeURIComponent(target.cluster)}`, {
         waitUntil: "domcontentloaded",
         timeout: 120_000,
@@ -132,6 +150,7 @@ export async function measureChangeToBrowser(options: {
       pages.push(page);
     }
     options.log(`browser phase: ${pages.length} tabs open on the production web app; making one change per tab`);
+    counting = true;
     const seen = targets.map(async (target, i) => {
       await new Promise((resolve) => setTimeout(resolve, i * options.spacingMs));
       const response = await fetch(`${options.controlUrl}/churn/object`, {
@@ -169,6 +188,8 @@ export async function measureChangeToBrowser(options: {
       };
     });
     const results = await Promise.all(seen);
+    counting = false;
+    refreshTimes.sort((a, b) => a - b);
     const done = results.filter((r) => r !== null);
     const sorted = (pick: (r: (typeof done)[number]) => number | null) =>
       done
@@ -185,6 +206,12 @@ export async function measureChangeToBrowser(options: {
       rowP95Seconds: percentile(rowTimes, 0.95),
       streamP50Seconds: percentile(streamTimes, 0.5),
       streamP95Seconds: percentile(streamTimes, 0.95),
+      refreshes: {
+        finished,
+        failed,
+        p50Seconds: percentile(refreshTimes, 0.5),
+        p95Seconds: percentile(refreshTimes, 0.95),
+      },
       samples: latencies.length,
       unseen: results.length - latencies.length,
       measure:
