@@ -10,6 +10,7 @@ const UNIT_TESTS = [
   "lib/upgrades/**/*.test.ts",
   "lib/kube/**/*.test.ts",
   "lib/http/**/*.test.ts",
+  "lib/live/**/*.test.ts",
   "lib/webhooks/**/*.test.ts",
   "lib/aws/**/*.test.ts",
   "lib/auth/**/*.test.ts",

@@ -39,7 +39,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </div>
         <div className="px-4 pb-2 sm:hidden">
-          <FreshnessBadge initial={freshness} />
+          <FreshnessBadge initial={freshness} followsChanges={false} />
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6">

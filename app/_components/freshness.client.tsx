@@ -8,13 +8,17 @@ import { queryKeys } from "@/lib/query-keys";
 import { RelativeTime } from "./relative-time.client";
 import { useNow } from "./use-now.client";
 
-/** "Data from 40 s ago · 11/12 clusters reachable", kept current while the page is open. */
-export function FreshnessBadge({ initial }: { initial: Freshness }) {
+/**
+ * "Data from 40 s ago · 11/12 clusters reachable", kept current while the page is open. Where the layout
+ * shows the badge twice (wide and narrow screens), one copy follows the change stream: the copies share
+ * one query, and two refreshes of it at once would cancel each other.
+ */
+export function FreshnessBadge({ initial, followsChanges = true }: { initial: Freshness; followsChanges?: boolean }) {
   // Every write moves the data's age: keep it in step with the sections the stream refreshes.
   const queryClient = useQueryClient();
   useLiveChanges(
-    () => true,
-    () => void queryClient.refetchQueries({ queryKey: queryKeys.freshness() }),
+    () => followsChanges,
+    () => queryClient.refetchQueries({ queryKey: queryKeys.freshness() }),
   );
   const { data, isError } = useQuery({
     queryKey: queryKeys.freshness(),

@@ -13,6 +13,7 @@
 // (counted as a reopening). Browsers without Web Locks keep a stream per tab.
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { ANY_CLUSTER, clustersOfEvent } from "@/lib/live/changes";
+import { refreshScheduler } from "@/lib/live/refresh-scheduler";
 
 export const STREAM_PATH = "/api/changes/stream";
 /** A burst of notifications (the collector sends at most one a second) becomes one refresh. */
@@ -151,25 +152,25 @@ const watchStatus = (w: () => void) => {
 };
 
 /**
- * Calls `onChange` (debounced) when a change the island shows arrives; returns whether the stream is open
- * (poll slowly then) and how many change events this tab has heard.
+ * Calls `onChange` when a change the island shows arrives: debounced, one at a time (return the refresh's
+ * promise), once more after a refresh that a change overtook (see lib/live/refresh-scheduler.ts). Returns
+ * whether the stream is open (poll slowly then) and how many change events this tab has heard.
  */
-export function useLiveChanges(concerns: (clusters: string[]) => boolean, onChange: () => void): { streaming: boolean; events: number } {
+export function useLiveChanges(
+  concerns: (clusters: string[]) => boolean,
+  onChange: () => Promise<unknown> | void,
+): { streaming: boolean; events: number } {
   const latest = useRef({ concerns, onChange });
   useEffect(() => {
     latest.current = { concerns, onChange };
   });
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = refreshScheduler(() => latest.current.onChange(), DEBOUNCE_MS);
     const off = subscribe((clusters) => {
-      if (!latest.current.concerns(clusters) || timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        latest.current.onChange();
-      }, DEBOUNCE_MS);
+      if (latest.current.concerns(clusters)) refresh.changed();
     });
     return () => {
-      clearTimeout(timer);
+      refresh.stop();
       off();
     };
   }, []);

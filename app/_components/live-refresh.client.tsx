@@ -36,7 +36,7 @@ export function LiveRefresh({
   const queryClient = useQueryClient();
   const live = useLiveChanges(
     (changed) => concernsCluster(changed, cluster),
-    () => void queryClient.refetchQueries({ queryKey: queryKeys.pageVersion(apiPath) }),
+    () => queryClient.refetchQueries({ queryKey: queryKeys.pageVersion(apiPath) }),
   );
   const {
     data: latest,

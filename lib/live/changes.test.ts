@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clustersOfEvent, clustersOfPayload, concernsCluster, sseEvent } from "./changes";
+import { clustersOfEvent, clustersOfPayload, concernsCluster, concernsClusterFilter, sseEvent } from "./changes";
 
 describe("change events", () => {
   it("reads the collector's payload: names, deduplicated; '*' or nothing means anything", () => {
@@ -20,5 +20,15 @@ describe("change events", () => {
     expect(concernsCluster(["a", "b"], "b")).toBe(true);
     expect(concernsCluster(["*"], "b")).toBe(true);
     expect(concernsCluster(["a"], "b")).toBe(false);
+  });
+
+  it("failures filtered by cluster care about the clusters the filter matches (any case) and fleet-wide changes", () => {
+    expect(concernsClusterFilter(["spoke-0007"], "spoke-0007")).toBe(true);
+    expect(concernsClusterFilter(["hub", "Prod-EU-1"], "eu")).toBe(true);
+    expect(concernsClusterFilter(["spoke-0008"], "spoke-0007")).toBe(false);
+    expect(concernsClusterFilter(["*"], "spoke-0007")).toBe(true);
+    // No filter: every change may add or clear a group.
+    expect(concernsClusterFilter(["spoke-0008"], undefined)).toBe(true);
+    expect(concernsClusterFilter(["spoke-0008"], "")).toBe(true);
   });
 });

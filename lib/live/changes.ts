@@ -31,3 +31,14 @@ export function clustersOfEvent(data: string): string[] {
 export function concernsCluster(changed: readonly string[], cluster: string): boolean {
   return changed.includes(ANY_CLUSTER) || changed.includes(cluster);
 }
+
+/**
+ * /failures filtered by cluster (`cluster=` matches names containing it, any case) cares about changes to the
+ * clusters it matches and fleet-wide ones: an object's root causes are in its own cluster, and the
+ * cluster-level facts another cluster holds (Crossplane's) are notified as fleet-wide. Unfiltered: any change.
+ */
+export function concernsClusterFilter(changed: readonly string[], filter: string | undefined): boolean {
+  if (!filter || changed.includes(ANY_CLUSTER)) return true;
+  const text = filter.toLowerCase();
+  return changed.some((name) => name.toLowerCase().includes(text));
+}

@@ -95,7 +95,7 @@ export function FleetLive({ initial, queryString, showAllHref }: { initial: Flee
   const queryClient = useQueryClient();
   const live = useLiveChanges(
     () => true,
-    () => void queryClient.refetchQueries({ queryKey: queryKeys.fleet(queryString) }),
+    () => queryClient.refetchQueries({ queryKey: queryKeys.fleet(queryString) }),
   );
   const { data, isError } = useQuery({
     queryKey: queryKeys.fleet(queryString),

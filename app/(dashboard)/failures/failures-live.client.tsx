@@ -12,6 +12,7 @@ import { RelativeTime } from "@/app/_components/relative-time.client";
 import type { Failures } from "@/lib/db/queries/failures";
 import type { FailureGroup } from "@/lib/fleet/failures";
 import { pollInterval, useLiveChanges } from "@/app/_components/live-changes.client";
+import { concernsClusterFilter } from "@/lib/live/changes";
 import { queryKeys } from "@/lib/query-keys";
 import { formatDuration } from "@/lib/time";
 
@@ -167,11 +168,12 @@ function Group({ group, level }: { group: FailureGroup; level: number }) {
 }
 
 export function FailuresLive({ initial, queryString }: { initial: Failures; queryString: string }) {
-  // Any cluster's change may add or clear a group (followers span clusters).
+  // Unfiltered, any cluster's change may add or clear a group (followers span clusters); filtered to some
+  // clusters, only theirs (and fleet-wide changes) can.
   const queryClient = useQueryClient();
   const live = useLiveChanges(
-    () => true,
-    () => void queryClient.refetchQueries({ queryKey: queryKeys.failures(queryString) }),
+    (changed) => concernsClusterFilter(changed, initial.filters.cluster),
+    () => queryClient.refetchQueries({ queryKey: queryKeys.failures(queryString) }),
   );
   const { data, isError } = useQuery({
     queryKey: queryKeys.failures(queryString),
