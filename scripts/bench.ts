@@ -22,6 +22,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
 import { describeFloor, measureWatchFloor } from "./lib/watch-floor";
+import { readMachineCpu, readProcesses, treeCpuSeconds } from "./lib/machine-cpu";
 import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import { bundleForNode } from "./lib/node-bundle";
 import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     modes: { type: "string", default: "poll,watch" },
     profile: { type: "string" },
     control: { type: "string" },
+    "sim-pid": { type: "string" },
     "baseline-sample": { type: "string", default: "20" },
     "browser-samples": { type: "string", default: "12" },
     worker: { type: "string" },
@@ -176,6 +178,7 @@ async function main() {
     // The collector's own Node.js flags: the worker measures the collector as deployed.
     const args = [...COLLECTOR_NODE_FLAGS, "--expose-gc", BENCH_WORKER_BUNDLE, "--worker", path.join(work, mode)];
     args.push("--mode", mode, "--control", sim.controlUrl);
+    if (simPid) args.push("--sim-pid", String(simPid));
     args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
     args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
     if (values.profile) args.push("--profile", path.resolve(values.profile));
@@ -309,6 +312,18 @@ interface ModeFigures {
   requestsPerClusterMeasure: string;
   socketsPerCluster: number | null;
   socketsPerClusterNote: string;
+  /**
+   * The whole machine during the cold start, in core-seconds: what it had (cores × seconds), what was busy,
+   * and who used it (null: not readable here); stolen by the hypervisor apart.
+   */
+  coldStartMachine: {
+    coreSeconds: number;
+    busy: number;
+    collector: number;
+    simulator: number | null;
+    postgres: number | null;
+    steal: number;
+  } | null;
 }
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
@@ -319,7 +334,7 @@ const percentile = (sorted: number[], p: number) =>
 async function workerMain(dir: string) {
   const mode = values.mode === "watch" ? "watch" : "poll";
   const controlUrl = values.control;
-  const { startEmbeddedPostgres, freePort } = await import("../lib/db/embedded");
+  const { embeddedServerPid, startEmbeddedPostgres, freePort } = await import("../lib/db/embedded");
   const database = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: await freePort(), ephemeral: true });
   const admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
@@ -424,8 +439,21 @@ async function workerMain(dir: string) {
   };
 
   // --- cold start ------------------------------------------------------------------------------------
+  // Who used the machine meanwhile: the collector, the simulator, PostgreSQL (its postmaster and backends).
+  const postmasterPid = await embeddedServerPid(path.join(dir, "db"));
+  const simulatorPid = values["sim-pid"] ? Number(values["sim-pid"]) : null;
+  const shares = () => {
+    const processes = readProcesses();
+    return {
+      machine: readMachineCpu(),
+      simulator: simulatorPid ? treeCpuSeconds(simulatorPid, processes) : null,
+      postgres: postmasterPid ? treeCpuSeconds(postmasterPid, processes) : null,
+    };
+  };
+  const coldShares0 = shares();
   const coldStarted = Date.now();
   const cold = await profiled("cold", measure);
+  const coldShares1 = shares();
   // Watch mode lists and watches first; versions, Flux and EKS facts are read right after (the facts queue).
   phase = "facts";
   while (collector.factsPending() > 0) await sleep(100);
@@ -443,6 +471,30 @@ async function workerMain(dir: string) {
       `${cold.summary.failedClusters} clusters failed` +
       (mode === "watch" ? `; facts (versions, Flux, EKS) read for every cluster ${factsReadSeconds.toFixed(1)} s after the start` : ""),
   );
+
+  const delta = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? null : round(b - a, 1));
+  const m0 = coldShares0.machine;
+  const m1 = coldShares1.machine;
+  const coldStartMachine =
+    m0 && m1
+      ? {
+          coreSeconds: round(m1.cores * cold.seconds, 1),
+          busy: round(m1.busy - m0.busy, 1),
+          collector: round(cold.cpuSeconds, 1),
+          simulator: delta(coldShares0.simulator, coldShares1.simulator),
+          postgres: delta(coldShares0.postgres, coldShares1.postgres),
+          steal: round(m1.steal - m0.steal, 1),
+        }
+      : null;
+  if (coldStartMachine) {
+    const c = coldStartMachine;
+    const other = c.simulator === null || c.postgres === null ? null : round(c.busy - c.collector - c.simulator - c.postgres, 1);
+    console.log(
+      `  the machine during the cold start: ${m1!.cores} cores × ${cold.seconds.toFixed(1)} s = ${c.coreSeconds} core-seconds, ` +
+        `${c.busy} busy (${Math.round((100 * c.busy) / c.coreSeconds)}%): the collector ${c.collector}, the simulator ${c.simulator ?? "–"}, ` +
+        `PostgreSQL ${c.postgres ?? "–"}, anything else ${other ?? "–"}; ${c.steal} stolen by the hypervisor`,
+    );
+  }
 
   // --- nothing changes -------------------------------------------------------------------------------
   let steady: Awaited<ReturnType<typeof measure>> | null = null;
@@ -698,6 +750,7 @@ async function workerMain(dir: string) {
     socketsPerCluster: socketsPerCluster === null ? null : round(socketsPerCluster, 2),
     socketsPerClusterNote:
       mode === "watch" ? "TCP sockets open at the end of the run, per cluster" : "not counted (keep-alive agents per cluster)",
+    coldStartMachine,
   };
   const legacy = {
     clusters: storedClusters,

@@ -1,11 +1,11 @@
 // Started by root, the embedded PostgreSQL runs as the unprivileged `postgres` user: a folder that user
 // cannot enter must end in one clear line naming it, not in the library's raw `spawn initdb EACCES`.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DatabaseStartError } from "../errors";
-import { closedFolderOnPath, startEmbeddedPostgres, type FolderMode } from "./embedded";
+import { closedFolderOnPath, embeddedServerPid, startEmbeddedPostgres, type FolderMode } from "./embedded";
 
 const postgres = { uid: 101, gid: 104 };
 const folders = (modes: Record<string, FolderMode>) => async (folder: string) => {
@@ -48,5 +48,24 @@ describe("startEmbeddedPostgres as root", () => {
     await expect(started).rejects.toThrow(new RegExp(`cannot enter ${locked} \\(drwx------ uid 0\\).*set DATABASE_URL$`));
     const message = await started.catch((err: Error) => err.message);
     expect(message).not.toContain("\n");
+  });
+});
+
+describe("embeddedServerPid", () => {
+  it("reads the running server's pid from its data folder; null when none runs there", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "crows-nest-pid-"));
+    try {
+      expect(await embeddedServerPid(dir)).toBeNull();
+      await mkdir(path.join(dir, "postgres"));
+      // postmaster.pid: the pid, the data folder, the start time, the port…
+      const pidFile = (pid: number) => `${pid}\n${dir}/postgres\n1700000000\n54321\n`;
+      await writeFile(path.join(dir, "postgres", "postmaster.pid"), pidFile(process.pid));
+      expect(await embeddedServerPid(dir)).toBe(process.pid);
+      // A pid no process has (a server that was killed and left its file behind).
+      await writeFile(path.join(dir, "postgres", "postmaster.pid"), pidFile(2 ** 22 + 1));
+      expect(await embeddedServerPid(dir)).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -155,6 +155,11 @@ function urlFor(port: number, password: string, database = "postgres"): string {
   return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 }
 
+/** The pid of the server running for this data folder (the one `startEmbeddedPostgres` was given), or null. */
+export async function embeddedServerPid(dataDir: string): Promise<number | null> {
+  return (await runningServer(path.join(path.resolve(dataDir), "postgres")))?.pid ?? null;
+}
+
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const root = path.resolve(options.dataDir);
   const pgDir = path.join(root, "postgres");

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { parseMachineCpu, parseProcessCpu, treeCpuSeconds, type ProcessCpu } from "./machine-cpu";
+
+describe("machine CPU", () => {
+  it("reads busy and stolen time and the cores from /proc/stat", () => {
+    const stat = [
+      "cpu  1000 50 300 9000 20 5 15 40 0 0",
+      "cpu0 500 25 150 4500 10 3 7 20 0 0",
+      "cpu1 500 25 150 4500 10 2 8 20 0 0",
+      "intr 12345",
+    ].join("\n");
+    expect(parseMachineCpu(stat)).toEqual({ cores: 2, busy: 13.7, steal: 0.4 });
+    expect(parseMachineCpu("garbage")).toBeNull();
+  });
+
+  it("reads a process's own and reaped CPU, whatever its command name holds", () => {
+    // Field 2 is the command in parentheses, which may itself hold ") " and spaces.
+    const stat = "4242 (postgres: a) b) S 4200 4242 4242 0 -1 4194560 100 0 0 0 250 50 30 20 20 0 1 0 123 456 789";
+    expect(parseProcessCpu(stat)).toEqual({ ppid: 4200, own: 3, reaped: 0.5 });
+  });
+
+  it("sums a process with its living descendants and what they reaped, each ended process once", () => {
+    const p = (ppid: number, own: number, reaped = 0): ProcessCpu => ({ ppid, own, reaped });
+    const processes = new Map([
+      [1, p(0, 100)],
+      [10, p(1, 2, 7)], // the postmaster: ended backends' 7 s are in its reaped time
+      [11, p(10, 3)],
+      [12, p(10, 4)],
+      [13, p(12, 1)],
+      [20, p(1, 50)], // not ours
+    ]);
+    expect(treeCpuSeconds(10, processes)).toBe(2 + 7 + 3 + 4 + 1);
+    expect(treeCpuSeconds(99, processes)).toBeNull();
+  });
+});
