@@ -93,6 +93,15 @@ describe("writeObjectPlan", () => {
   it("stores every field of the record as it is, with the fields only the database holds beside them", async () => {
     const { rows } = await db.pool().query<{ id: number }>(`INSERT INTO cluster (name) VALUES ('c-fields') RETURNING id`);
     const records = fleetObjects();
+    // Text beyond ASCII (two-, three- and four-byte UTF-8, a JSON line separator) is stored as it is.
+    const text = "déjà vu ✓ 🚀 \u2028 end";
+    const first = records[0];
+    records.push({
+      ...first,
+      name: `${first.name}-utf8`,
+      readyMessage: text,
+      conditions: first.conditions.map((c) => ({ ...c, message: text })),
+    });
     const at = "2026-11-21T12:00:00.000Z";
     const known = await loadKnownObjects(db.pool(), rows[0].id);
     const plan = planObjectWrites(known, records, ALL, at);

@@ -83,14 +83,14 @@ const UPDATE_SET = COLUMN_NAMES.filter((c) => !["kind", "namespace", "name"].inc
   .join(", ");
 
 /**
- * One upsert row as JSON: the record's JSON as it was hashed, with the fields only the database holds
- * appended. jsonb keeps the last of duplicate keys, so an appended key replaces the record's own, as an
- * object spread would: the conditions, when a long message Ready shares is stored once. Reusing the hashed
- * JSON saves a second serialisation of every object written (a cold start writes 150,000).
+ * The fields only the database holds, as a JSON object, for appending to the record's JSON (as it was hashed:
+ * reusing it saves a second serialisation of every object written, 150,000 at a cold start). jsonb keeps
+ * the last of duplicate keys, so an appended key replaces the record's own, as an object spread would: the
+ * conditions, when a long message Ready shares is stored once.
  */
-function upsertRow(u: ObjectUpsert): string {
+function storedOnlyFields(u: ObjectUpsert): string {
   const conditions = conditionsToStore(u.record.conditions, u.record.readyMessage);
-  const appended = JSON.stringify({
+  return JSON.stringify({
     // A 32 KiB message that Ready and Healthy share is stored once, as readyMessage.
     conditions: conditions.some((c, i) => c !== u.record.conditions[i]) ? conditions : undefined,
     contentHash: u.hash,
@@ -98,8 +98,38 @@ function upsertRow(u: ObjectUpsert): string {
     lastReadyAt: u.lastReadyAt,
     lastGoodRevision: u.lastGoodRevision,
   });
-  // `{…record}` + `{…appended}` → `{…record,…appended}` (a record always has keys: kind, namespace, name…).
-  return `${u.json.slice(0, -1)},${appended.slice(1)}`;
+}
+
+const COMMA = 0x2c;
+/** jsonb's binary input format: this version byte, then the JSON text. */
+const JSONB_BINARY_VERSION = 1;
+
+/**
+ * The upsert rows as one jsonb parameter in binary form, `[{…record,…stored-only fields}, …]` written
+ * piece by piece into one buffer of the exact size. Each piece is a flat string, cheap to measure and
+ * encode; joining them into one string first left V8 a string to flatten before the driver could measure
+ * it (~4 s of CPU at a 1,000-cluster cold start, for ~350 MB of rows).
+ */
+function upsertRowsParameter(upserts: readonly ObjectUpsert[]): Buffer {
+  // Per row: the record's JSON with its closing brace turned into a comma, then the appended object without
+  // its opening brace; a comma between rows; the version byte and the brackets.
+  const appended = upserts.map((u) => storedOnlyFields(u).slice(1));
+  let size = 3 + Math.max(0, upserts.length - 1);
+  for (let i = 0; i < upserts.length; i++) size += Buffer.byteLength(upserts[i].json) + Buffer.byteLength(appended[i]);
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  out[at++] = JSONB_BINARY_VERSION;
+  out[at++] = 0x5b; // [
+  for (let i = 0; i < upserts.length; i++) {
+    if (i) out[at++] = COMMA;
+    at += out.write(upserts[i].json, at);
+    // A record always has keys (kind, namespace, name…): `{…}` + `{…}` → `{…,…}`.
+    out[at - 1] = COMMA;
+    at += out.write(appended[i], at);
+  }
+  out[at++] = 0x5d; // ]
+  if (at !== size) throw new Error(`upsert rows: wrote ${at} bytes of ${size}`);
+  return out;
 }
 
 export interface WriteResult {
@@ -123,7 +153,7 @@ export async function writeObjectPlan(
   try {
     await client.query("BEGIN");
     if (plan.upserts.length) {
-      const rows = `[${plan.upserts.map(upsertRow).join(",")}]`;
+      const rows = upsertRowsParameter(plan.upserts);
       const { rows: returned } = await client.query<{ id: string; kind: string; namespace: string; name: string }>(
         `INSERT INTO flux_object ("clusterId", ${COLUMN_NAMES.join(", ")}, "deletedAt", "updatedAt", "firstSeenAt")
          SELECT $1, ${COLUMN_NAMES.map((c) => `x.${c}`).join(", ")}, NULL, $3::timestamp(3), $3::timestamp(3)
