@@ -108,7 +108,7 @@ const JSONB_BINARY_VERSION = 1;
  * The upsert rows as one jsonb parameter in binary form, `[{…record,…stored-only fields}, …]` written
  * piece by piece into one buffer of the exact size. Each piece is a flat string, cheap to measure and
  * encode; joining them into one string first left V8 a string to flatten before the driver could measure
- * it (~4 s of CPU at a 1,000-cluster cold start, for ~350 MB of rows).
+ * it (~3 s of CPU at a 1,000-cluster cold start, for ~390 MB of rows).
  */
 function upsertRowsParameter(upserts: readonly ObjectUpsert[]): Buffer {
   // Per row: the record's JSON with its closing brace turned into a comma, then the appended object without
