@@ -63,7 +63,7 @@ const { createClusterClient, releaseAgents } = await import("../lib/kube/client"
 const { listAll } = await import("../lib/kube/list");
 const { mapLimit } = await import("../lib/concurrency");
 const { clusterWatchResources } = await import("../lib/kube/watch/resources");
-const { processCpuSeconds, startBenchSimulator } = await import("./lib/processes");
+const { cpuBetween, processCpuSeconds, startBenchSimulator } = await import("./lib/processes");
 type WatchEngine = ReturnType<typeof createWatchEngine>;
 
 const RESOURCES = clusterWatchResources();
@@ -189,7 +189,8 @@ async function main() {
   const idleElapsed = (Date.now() - idleStarted) / 1000;
   const idleCpuCores = cpuSeconds(idle0) / idleElapsed;
   const idleRequestsPerMinute = ((sum((h) => h.requests) - requests0) / idleElapsed) * 60;
-  const simIdleCores = (processCpuSeconds(simPid) - simIdle0) / idleElapsed;
+  const simIdleSeconds = cpuBetween(simIdle0, processCpuSeconds(simPid));
+  const simIdleCores = simIdleSeconds === null ? null : simIdleSeconds / idleElapsed;
   const perListed = (pick: (health: ReturnType<WatchEngine["health"]>) => number) =>
     listed.reduce((total, { engine }) => total + pick(engine.health()), 0) / Math.max(1, listed.length);
   const h2Sockets = perListed((h) => h.openSockets);
@@ -198,7 +199,7 @@ async function main() {
   const idleRssMB = mb(process.memoryUsage().rss);
   console.log(
     `  idle ${idleElapsed.toFixed(0)} s: collector CPU ${(idleCpuCores * 60).toFixed(2)} s per minute (${idleCpuCores.toFixed(4)} cores), ` +
-      `${idleRequestsPerMinute.toFixed(0)} requests per minute, RSS ${idleRssMB} MB; simulator ${simIdleCores.toFixed(3)} cores`,
+      `${idleRequestsPerMinute.toFixed(0)} requests per minute, RSS ${idleRssMB} MB; simulator ${simIdleCores === null ? "not readable" : `${simIdleCores.toFixed(3)} cores`}`,
   );
   console.log(
     `  h2: ${h2Sockets.toFixed(2)} sockets and ${h2Streams.toFixed(2)} open streams per listed cluster, ${h2Connections.toFixed(2)} connections opened per cluster so far`,
@@ -314,7 +315,7 @@ async function main() {
     idleRequestsPerMinute: Math.round(idleRequestsPerMinute),
     idleRssMB,
     peakRssMB: mb(peakRss),
-    simulatorIdleCores: Number(simIdleCores.toFixed(3)),
+    simulatorIdleCores: simIdleCores === null ? null : Number(simIdleCores.toFixed(3)),
     h2SocketsPerCluster: Number(h2Sockets.toFixed(2)),
     h2StreamsPerCluster: Number(h2Streams.toFixed(2)),
     h1SocketsPerCluster: Number(h1Sockets.toFixed(2)),

@@ -25,7 +25,7 @@ import { describeFloor, measureWatchFloor } from "./lib/watch-floor";
 import { readMachineCpu, readProcesses, treeCpuSeconds } from "./lib/machine-cpu";
 import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import { bundleForNode } from "./lib/node-bundle";
-import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
+import { cpuBetween, processCpuSeconds, startBenchSimulator } from "./lib/processes";
 import { DEMO_DIST_DIR, ensureProductionBuild } from "./lib/web-build";
 
 const run = promisify(execFile);
@@ -150,7 +150,7 @@ async function main() {
   const sim = await startSimulatorProcess();
   console.log(`  simulator ready in ${((Date.now() - simStarted) / 1000).toFixed(1)} s`);
   const simPid = (children[0] as { pid?: number }).pid;
-  const simCpu0 = simPid ? processCpuSeconds(simPid) : 0;
+  const simCpu0 = processCpuSeconds(simPid);
 
   // Every cluster loaded first, so cold start measures the collector, not the simulator's loading.
   for (;;) {
@@ -197,8 +197,10 @@ async function main() {
   };
   const measured = modes.includes("poll") ? await runMode("poll") : null;
   const watched = modes.includes("watch") ? await runMode("watch") : null;
-  const simCpuSeconds = simPid ? processCpuSeconds(simPid) - simCpu0 : null;
-  if (simCpuSeconds !== null) console.log(`  simulator CPU over ${modes.join(" and ")} mode: ${simCpuSeconds.toFixed(1)} s`);
+  const simCpuSeconds = cpuBetween(simCpu0, processCpuSeconds(simPid));
+  console.log(
+    `  simulator CPU over ${modes.join(" and ")} mode: ${simCpuSeconds === null ? "not readable" : `${simCpuSeconds.toFixed(1)} s`}`,
+  );
   const fleetKubeconfig = path.join(simDir, "fleet.kubeconfig");
   // The floor under watch mode's idle figure, over a window as long as that figure's, in the same run.
   if (watched) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseMachineCpu, parseProcessCpu, treeCpuSeconds, type ProcessCpu } from "./machine-cpu";
+import { cpuBetween, processCpuSeconds } from "./processes";
 
 describe("machine CPU", () => {
   it("reads busy and stolen time and the cores from /proc/stat", () => {
@@ -31,5 +32,14 @@ describe("machine CPU", () => {
     ]);
     expect(treeCpuSeconds(10, processes)).toBe(2 + 7 + 3 + 4 + 1);
     expect(treeCpuSeconds(99, processes)).toBeNull();
+  });
+
+  it("reads a process's CPU, and says it cannot rather than answer 0", () => {
+    expect(processCpuSeconds(process.pid)).toBeGreaterThan(0);
+    expect(processCpuSeconds(2 ** 22 + 1)).toBeNull();
+    expect(processCpuSeconds(undefined)).toBeNull();
+    expect(cpuBetween(1.5, 4)).toBe(2.5);
+    expect(cpuBetween(null, 4)).toBeNull();
+    expect(cpuBetween(1.5, null)).toBeNull();
   });
 });

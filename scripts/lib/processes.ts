@@ -2,6 +2,7 @@
 // stop them all on Ctrl-C / SIGTERM.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { parseProcessCpu } from "./machine-cpu";
 
 export interface Child {
   name: string;
@@ -110,13 +111,16 @@ export function startBenchSimulator(
   });
 }
 
-/** user+system CPU seconds of a process so far (Linux /proc); 0 when it cannot be read. */
-export function processCpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
+/** user+system CPU seconds of a process so far (Linux /proc); null when it cannot be read (never a 0 that looks measured). */
+export function processCpuSeconds(pid: number | undefined): number | null {
+  if (!pid) return null;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    const p = parseProcessCpu(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    return p ? p.own : null;
   } catch {
-    return 0;
+    return null;
   }
 }
+
+/** b − a, or null when either is unknown. */
+export const cpuBetween = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : b - a);
