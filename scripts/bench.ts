@@ -474,7 +474,10 @@ async function workerMain(dir: string) {
       (mode === "watch" ? `; facts (versions, Flux, EKS) read for every cluster ${factsReadSeconds.toFixed(1)} s after the start` : ""),
   );
 
-  const delta = (a: number | null | undefined, b: number | null | undefined) => (a == null || b == null ? null : round(b - a, 1));
+  const delta = (a: number | null, b: number | null) => {
+    const d = cpuBetween(a, b);
+    return d === null ? null : round(d, 1);
+  };
   const m0 = coldShares0.machine;
   const m1 = coldShares1.machine;
   const coldStartMachine =

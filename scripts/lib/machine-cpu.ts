@@ -52,7 +52,11 @@ export function parseProcessCpu(pidStat: string): ProcessCpu | null {
 export function treeCpuSeconds(pid: number, processes: Map<number, ProcessCpu>): number | null {
   if (!processes.has(pid)) return null;
   const children = new Map<number, number[]>();
-  for (const [child, p] of processes) children.set(p.ppid, [...(children.get(p.ppid) ?? []), child]);
+  for (const [child, p] of processes) {
+    const siblings = children.get(p.ppid);
+    if (siblings) siblings.push(child);
+    else children.set(p.ppid, [child]);
+  }
   let seconds = 0;
   const pending = [pid];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
