@@ -63,7 +63,8 @@ const { createClusterClient, releaseAgents } = await import("../lib/kube/client"
 const { listAll } = await import("../lib/kube/list");
 const { mapLimit } = await import("../lib/concurrency");
 const { clusterWatchResources } = await import("../lib/kube/watch/resources");
-const { cpuBetween, processCpuSeconds, startBenchSimulator } = await import("./lib/processes");
+const { processCpuSeconds, startBenchSimulator } = await import("./lib/processes");
+const { cpuBetween } = await import("./lib/machine-cpu");
 type WatchEngine = ReturnType<typeof createWatchEngine>;
 
 const RESOURCES = clusterWatchResources();

@@ -8,7 +8,8 @@
 // row latency under churn (--churn changes per second for --churn-seconds), changes made vs history rows
 // written (lost, doubled), peak RSS, requests and sockets per cluster, and change → visible in an open browser
 // page (the production web app and headless Chromium, --browser-samples tabs, after the collector's own
-// figures: see scripts/lib/browser-latency.ts); then a baseline of `kubectl get
+// figures: see scripts/lib/browser-latency.ts), and a restart (the collector stopped, a new process on the
+// history it stored: how long until it is live again, and that it writes nothing); then a baseline of `kubectl get
 // <kinds> -A -o json` per cluster, in a loop. The last line is one JSON object: poll mode's figures under
 // the keys earlier runs printed, plus a `poll` and a `watch` object with the same figures for each mode.
 import { execFile, spawn } from "node:child_process";
@@ -22,10 +23,11 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
 import { describeFloor, measureWatchFloor } from "./lib/watch-floor";
-import { readMachineCpu, readProcesses, treeCpuSeconds } from "./lib/machine-cpu";
+import { describeMachine, machineBetween, machineShares, type MachineShares } from "./lib/machine-cpu";
 import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import { bundleForNode } from "./lib/node-bundle";
-import { cpuBetween, processCpuSeconds, startBenchSimulator } from "./lib/processes";
+import { cpuBetween } from "./lib/machine-cpu";
+import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
 import { DEMO_DIST_DIR, ensureProductionBuild } from "./lib/web-build";
 
 const run = promisify(execFile);
@@ -46,6 +48,7 @@ const { values } = parseArgs({
     "baseline-sample": { type: "string", default: "20" },
     "browser-samples": { type: "string", default: "12" },
     worker: { type: "string" },
+    restart: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
@@ -274,6 +277,21 @@ async function main() {
   process.exit(0);
 }
 
+/** A second collector process on the history the first stored, after the first stopped (a deploy's restart). */
+interface RestartFigures {
+  /** Every cluster listed (and watched, in watch mode) again. */
+  seconds: number;
+  cpuSeconds: number;
+  factsReadSeconds: number;
+  requests: number;
+  rowsWritten: number;
+  /** History rows the restart wrote: 0 expected, since nothing changed while the collector was down. */
+  historyRows: number;
+  failedClusters: number;
+  peakRssMB: number;
+  machine: MachineShares | null;
+}
+
 /** What each mode reports (the `poll` and `watch` objects of the last line). */
 interface ModeFigures {
   coldStartSeconds: number;
@@ -318,40 +336,47 @@ interface ModeFigures {
    * The whole machine during the cold start, in core-seconds: what it had (cores × seconds), what was busy,
    * and who used it (null: not readable here); stolen by the hypervisor apart.
    */
-  coldStartMachine: {
-    coreSeconds: number;
-    busy: number;
-    collector: number;
-    simulator: number | null;
-    postgres: number | null;
-    steal: number;
-  } | null;
+  coldStartMachine: MachineShares | null;
+  /** Null when the restarted process failed (it says why on stderr). */
+  restart: RestartFigures | null;
 }
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null;
 
-/** Worker: the collector of one mode, in-process, on a throw-away embedded PostgreSQL; prints its figures as JSON. */
-async function workerMain(dir: string) {
-  const mode = values.mode === "watch" ? "watch" : "poll";
-  const controlUrl = values.control;
-  const { embeddedServerPid, startEmbeddedPostgres, freePort } = await import("../lib/db/embedded");
-  const database = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: await freePort(), ephemeral: true });
-  const admin = new pg.Client({ connectionString: database.url });
-  await admin.connect();
-  await admin.query("CREATE DATABASE bench");
-  await admin.end();
-  const url = new URL(database.url);
-  url.pathname = "/bench";
-  process.env.DATABASE_URL = url.toString();
-  const { migrate } = await import("../lib/db/migrate");
-  await migrate(process.env.DATABASE_URL);
+/** With --profile: a CPU profile of one phase, written as <dir>/<mode>-<phase>.cpuprofile (open it in DevTools). */
+async function profiled<T>(mode: string, phase: string, run: () => Promise<T>): Promise<T> {
+  if (!values.profile) return run();
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  // Where the phase allocates, garbage included (what the young generation's collections cost).
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 64 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    const { profile: allocations } = await session.post("HeapProfiler.stopSampling");
+    mkdirSync(values.profile, { recursive: true });
+    writeFileSync(path.join(values.profile, `${mode}-${phase}.cpuprofile`), JSON.stringify(profile));
+    writeFileSync(path.join(values.profile, `${mode}-${phase}.heapprofile`), JSON.stringify(allocations));
+    session.disconnect();
+  }
+}
 
+/** The collector of one mode as the worker runs it, on DATABASE_URL (the embedded PostgreSQL the worker made). */
+async function createBenchCollector(mode: "poll" | "watch") {
   const { env, resetEnvCache } = await import("../lib/env");
   resetEnvCache();
   const settings = env();
-  const { closeDatabase, logPoolError, SESSION_OPTIONS } = await import("../lib/db/client");
+  const { logPoolError, SESSION_OPTIONS } = await import("../lib/db/client");
   const { loadHubConfig } = await import("../lib/kube/kubeconfig");
   const { logger } = await import("../lib/logger");
   const { Collector } = await import("../lib/collector/collector");
@@ -377,6 +402,87 @@ async function workerMain(dir: string) {
     },
     logger.child({ component: "collector" }),
   );
+  return { db, collector };
+}
+
+/** Starts the restart (this file's worker with --restart) on the worker's database; its figures, or null if it failed. */
+async function runRestart(dir: string, mode: "poll" | "watch", simulatorPid: number | null): Promise<RestartFigures | null> {
+  const args = [...COLLECTOR_NODE_FLAGS, "--expose-gc", BENCH_WORKER_BUNDLE, "--worker", dir, "--restart", "--mode", mode];
+  args.push("--concurrency", String(concurrency));
+  if (simulatorPid) args.push("--sim-pid", String(simulatorPid));
+  if (values.profile) args.push("--profile", values.profile);
+  const child = spawn(process.execPath, args, { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  const code: number = await new Promise((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
+  const line = out.split("\n").find((l) => l.startsWith("{"));
+  if (code !== 0 || !line) {
+    console.log(`  restart: failed (exit ${code})`);
+    return null;
+  }
+  return JSON.parse(line) as RestartFigures;
+}
+
+/** The restarted collector (--worker DIR --restart): started on the worker's database, measured until it is live again. */
+async function restartMain(dir: string) {
+  const mode = values.mode === "watch" ? "watch" : "poll";
+  const { embeddedServerPid } = await import("../lib/db/embedded");
+  const { closeDatabase } = await import("../lib/db/client");
+  const { db, collector } = await createBenchCollector(mode);
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
+  const history = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM flux_object_transition`)).rows[0].n);
+  const history0 = await history();
+  const simulatorPid = values["sim-pid"] ? Number(values["sim-pid"]) : null;
+  const postmasterPid = await embeddedServerPid(path.join(dir, "db"));
+  const s0 = machineShares(simulatorPid, postmasterPid);
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const summary = await profiled(mode, "restart", () => collector.runCycle());
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const s1 = machineShares(simulatorPid, postmasterPid);
+  while (collector.factsPending() > 0) await sleep(100);
+  const factsReadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const figures: RestartFigures = {
+    seconds: round(seconds),
+    cpuSeconds: round(cpuSeconds, 1),
+    factsReadSeconds: round(factsReadSeconds),
+    requests: summary.requests,
+    rowsWritten: summary.rowsWritten,
+    historyRows: (await history()) - history0,
+    failedClusters: summary.failedClusters,
+    peakRssMB: Math.round(peakRss / 1048576),
+    machine: machineBetween(s0, s1, seconds, cpuSeconds),
+  };
+  clearInterval(sampler);
+  await collector.close();
+  await db.end();
+  await closeDatabase();
+  console.log(JSON.stringify(figures));
+  process.exit(0);
+}
+
+/** Worker: the collector of one mode, in-process, on a throw-away embedded PostgreSQL; prints its figures as JSON. */
+async function workerMain(dir: string) {
+  const mode = values.mode === "watch" ? "watch" : "poll";
+  const controlUrl = values.control;
+  const { embeddedServerPid, startEmbeddedPostgres, freePort } = await import("../lib/db/embedded");
+  const database = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: await freePort(), ephemeral: true });
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  await admin.query("CREATE DATABASE bench");
+  await admin.end();
+  const url = new URL(database.url);
+  url.pathname = "/bench";
+  process.env.DATABASE_URL = url.toString();
+  const { migrate } = await import("../lib/db/migrate");
+  await migrate(process.env.DATABASE_URL);
+
+  const { closeDatabase } = await import("../lib/db/client");
+  const { db, collector } = await createBenchCollector(mode);
 
   // memoryUsage.rss() reads only the RSS: memoryUsage() also walks the heap's spaces, ten times a second
   // inside the collector's own CPU figure.
@@ -414,48 +520,15 @@ async function workerMain(dir: string) {
       await sleep(Math.max(0, Math.min(next, end) - Date.now()));
     }
   };
-  /** With --profile: a CPU profile of one phase, written as <dir>/<mode>-<phase>.cpuprofile (open it in DevTools). */
-  const profiled = async <T>(phase: string, run: () => Promise<T>): Promise<T> => {
-    if (!values.profile) return run();
-    const session = new Session();
-    session.connect();
-    await session.post("Profiler.enable");
-    await session.post("Profiler.start");
-    // Where the phase allocates, garbage included (what the young generation's collections cost).
-    await session.post("HeapProfiler.enable");
-    await session.post("HeapProfiler.startSampling", {
-      samplingInterval: 64 * 1024,
-      includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
-    });
-    try {
-      return await run();
-    } finally {
-      const { profile } = await session.post("Profiler.stop");
-      const { profile: allocations } = await session.post("HeapProfiler.stopSampling");
-      mkdirSync(values.profile, { recursive: true });
-      writeFileSync(path.join(values.profile, `${mode}-${phase}.cpuprofile`), JSON.stringify(profile));
-      writeFileSync(path.join(values.profile, `${mode}-${phase}.heapprofile`), JSON.stringify(allocations));
-      session.disconnect();
-    }
-  };
 
   // --- cold start ------------------------------------------------------------------------------------
   // Who used the machine meanwhile: the collector, the simulator, PostgreSQL (its postmaster and backends).
   const postmasterPid = await embeddedServerPid(path.join(dir, "db"));
   const simulatorPid = values["sim-pid"] ? Number(values["sim-pid"]) : null;
-  const shares = () => {
-    const processes = readProcesses();
-    return {
-      machine: readMachineCpu(),
-      simulator: simulatorPid ? treeCpuSeconds(simulatorPid, processes) : null,
-      postgres: postmasterPid ? treeCpuSeconds(postmasterPid, processes) : null,
-    };
-  };
-  const coldShares0 = shares();
+  const coldShares0 = machineShares(simulatorPid, postmasterPid);
   const coldStarted = Date.now();
-  const cold = await profiled("cold", measure);
-  const coldShares1 = shares();
+  const cold = await profiled(mode, "cold", measure);
+  const coldShares1 = machineShares(simulatorPid, postmasterPid);
   // Watch mode lists and watches first; versions, Flux and EKS facts are read right after (the facts queue).
   phase = "facts";
   while (collector.factsPending() > 0) await sleep(100);
@@ -474,32 +547,9 @@ async function workerMain(dir: string) {
       (mode === "watch" ? `; facts (versions, Flux, EKS) read for every cluster ${factsReadSeconds.toFixed(1)} s after the start` : ""),
   );
 
-  const delta = (a: number | null, b: number | null) => {
-    const d = cpuBetween(a, b);
-    return d === null ? null : round(d, 1);
-  };
-  const m0 = coldShares0.machine;
-  const m1 = coldShares1.machine;
-  const coldStartMachine =
-    m0 && m1
-      ? {
-          coreSeconds: round(m1.cores * cold.seconds, 1),
-          busy: round(m1.busy - m0.busy, 1),
-          collector: round(cold.cpuSeconds, 1),
-          simulator: delta(coldShares0.simulator, coldShares1.simulator),
-          postgres: delta(coldShares0.postgres, coldShares1.postgres),
-          steal: round(m1.steal - m0.steal, 1),
-        }
-      : null;
-  if (coldStartMachine) {
-    const c = coldStartMachine;
-    const other = c.simulator === null || c.postgres === null ? null : round(c.busy - c.collector - c.simulator - c.postgres, 1);
-    console.log(
-      `  the machine during the cold start: ${m1!.cores} cores × ${cold.seconds.toFixed(1)} s = ${c.coreSeconds} core-seconds, ` +
-        `${c.busy} busy (${Math.round((100 * c.busy) / c.coreSeconds)}%): the collector ${c.collector}, the simulator ${c.simulator ?? "–"}, ` +
-        `PostgreSQL ${c.postgres ?? "–"}, anything else ${other ?? "–"}; ${c.steal} stolen by the hypervisor`,
-    );
-  }
+  const coldStartMachine = machineBetween(coldShares0, coldShares1, cold.seconds, cold.cpuSeconds);
+  if (coldStartMachine)
+    console.log(`  the machine during the cold start: ${describeMachine(coldStartMachine, os.cpus().length, cold.seconds)}`);
 
   // --- nothing changes -------------------------------------------------------------------------------
   let steady: Awaited<ReturnType<typeof measure>> | null = null;
@@ -511,7 +561,7 @@ async function workerMain(dir: string) {
   let requestsPerCluster: number;
   let requestsPerClusterMeasure: string;
   if (mode === "poll") {
-    steady = await profiled("idle", measure);
+    steady = await profiled(mode, "idle", measure);
     idleCpuCores = steady.cpuSeconds / POLL_INTERVAL_SECONDS;
     idleCpuMeasure = `one no-change cycle's CPU (${steady.cpuSeconds.toFixed(1)} s) per ${POLL_INTERVAL_SECONDS} s interval`;
     requestsPerCluster = steady.summary.requests / Math.max(1, steady.summary.clusters);
@@ -532,7 +582,7 @@ async function workerMain(dir: string) {
     cycleCpuSeconds = 0;
     const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
     let quiet = { seconds: 0, cpu: 0, cycles: 0, facts: 0, eks: 0, requests: 0 };
-    await profiled("idle", async () => {
+    await profiled(mode, "idle", async () => {
       await cyclesFor(quietSeconds);
       quiet = {
         seconds: (Date.now() - t0) / 1000,
@@ -603,7 +653,7 @@ async function workerMain(dir: string) {
       churnSeconds * 1000,
     );
     // Poll mode needs the cycle after the churn stopped to see its last changes; watch mode a few seconds.
-    await profiled("churn", () => cyclesFor(churnSeconds + (mode === "poll" ? 1 : 0)));
+    await profiled(mode, "churn", () => cyclesFor(churnSeconds + (mode === "poll" ? 1 : 0)));
     clearTimeout(stopChurn);
     await control(`${controlUrl}/churn`, { method: "POST", body: JSON.stringify({ rate: 0 }) });
     await sleep(5000);
@@ -727,6 +777,20 @@ async function workerMain(dir: string) {
     console.log("  change → browser: skipped (--browser-samples 0)");
   }
   await collector.close();
+  // --- restart ---------------------------------------------------------------------------------------
+  // As a deploy restarts it: this collector stopped (its leases released), a new process on the history it
+  // stored. Nothing changed meanwhile, so the restart must write no history row.
+  const restart = await runRestart(dir, mode, simulatorPid);
+  if (restart) {
+    console.log(
+      `  restart (a new process, the stored history kept): every cluster listed${mode === "watch" ? " and watched" : ""} in ` +
+        `${restart.seconds.toFixed(1)} s, CPU ${restart.cpuSeconds.toFixed(1)} s, ${restart.requests} requests, ${restart.rowsWritten} rows written, ` +
+        `${restart.historyRows} history rows, ${restart.failedClusters} clusters failed; facts read again ${restart.factsReadSeconds.toFixed(1)} s ` +
+        `after the start; peak RSS ${restart.peakRssMB} MB`,
+    );
+    if (restart.machine)
+      console.log(`  the machine during the restart: ${describeMachine(restart.machine, os.cpus().length, restart.seconds)}`);
+  }
   db.on("error", () => {});
   await db.end();
   const figures: ModeFigures = {
@@ -756,6 +820,7 @@ async function workerMain(dir: string) {
     socketsPerClusterNote:
       mode === "watch" ? "TCP sockets open at the end of the run, per cluster" : "not counted (keep-alive agents per cluster)",
     coldStartMachine,
+    restart,
   };
   const legacy = {
     clusters: storedClusters,
@@ -776,7 +841,7 @@ async function workerMain(dir: string) {
   process.exit(0);
 }
 
-(values.worker ? workerMain(values.worker) : main()).catch((err) => {
+(values.worker ? (values.restart ? restartMain(values.worker) : workerMain(values.worker)) : main()).catch((err) => {
   console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
   cleanup();
   if (!values.worker) rmSync(work, { recursive: true, force: true });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { parseMachineCpu, parseProcessCpu, treeCpuSeconds, type ProcessCpu } from "./machine-cpu";
-import { cpuBetween, processCpuSeconds } from "./processes";
+import {
+  cpuBetween,
+  describeMachine,
+  machineBetween,
+  parseMachineCpu,
+  parseProcessCpu,
+  treeCpuSeconds,
+  type ProcessCpu,
+} from "./machine-cpu";
+import { processCpuSeconds } from "./processes";
 
 describe("machine CPU", () => {
   it("reads busy and stolen time and the cores from /proc/stat", () => {
@@ -41,5 +49,25 @@ describe("machine CPU", () => {
     expect(cpuBetween(1.5, 4)).toBe(2.5);
     expect(cpuBetween(null, 4)).toBeNull();
     expect(cpuBetween(1.5, null)).toBeNull();
+  });
+
+  it("shares a phase's core-seconds between the collector, the simulator, PostgreSQL and the rest", () => {
+    const before = { machine: { cores: 2, busy: 100, steal: 1 }, simulator: 10, postgres: 20 };
+    const after = { machine: { cores: 2, busy: 190.04, steal: 1.5 }, simulator: 35.06, postgres: 40 };
+    const shares = machineBetween(before, after, 50, 40.02)!;
+    expect(shares).toEqual({ coreSeconds: 100, busy: 90, collector: 40, simulator: 25.1, postgres: 20, steal: 0.5 });
+    expect(describeMachine(shares, 2, 50)).toBe(
+      "2 cores × 50.0 s = 100 core-seconds, 90 busy (90%): the collector 40, the simulator 25.1, PostgreSQL 20, " +
+        "anything else 4.9; 0.5 stolen by the hypervisor",
+    );
+  });
+
+  it("leaves a share it could not read unknown, and the rest with it", () => {
+    const before = { machine: { cores: 2, busy: 100, steal: 0 }, simulator: null, postgres: 20 };
+    const after = { machine: { cores: 2, busy: 150, steal: 0 }, simulator: 30, postgres: 40 };
+    const shares = machineBetween(before, after, 30, 20)!;
+    expect(shares.simulator).toBeNull();
+    expect(describeMachine(shares, 2, 30)).toContain("the simulator –, PostgreSQL 20, anything else –;");
+    expect(machineBetween({ ...before, machine: null }, after, 30, 20)).toBeNull();
   });
 });

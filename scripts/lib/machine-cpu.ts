@@ -89,3 +89,63 @@ export function readMachineCpu(): MachineCpu | null {
     return null;
   }
 }
+
+const tenths = (n: number) => Math.round(n * 10) / 10;
+
+/** b − a, or null when either is unknown. */
+export const cpuBetween = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : b - a);
+
+/**
+ * The whole machine over a phase, in core-seconds: what it had (cores × seconds), what was busy, and who used
+ * it (null: not readable here); stolen by the hypervisor apart.
+ */
+export interface MachineShares {
+  coreSeconds: number;
+  busy: number;
+  collector: number;
+  simulator: number | null;
+  postgres: number | null;
+  steal: number;
+}
+
+/** The machine's CPU so far, and its users' (null: not readable): the simulator's process tree, PostgreSQL's. */
+export function machineShares(simulatorPid: number | null, postmasterPid: number | null) {
+  const processes = readProcesses();
+  return {
+    machine: readMachineCpu(),
+    simulator: simulatorPid ? treeCpuSeconds(simulatorPid, processes) : null,
+    postgres: postmasterPid ? treeCpuSeconds(postmasterPid, processes) : null,
+  };
+}
+
+/** Who used the machine between two readings `seconds` apart, while the collector used `collectorCpuSeconds`. */
+export function machineBetween(
+  s0: ReturnType<typeof machineShares>,
+  s1: ReturnType<typeof machineShares>,
+  seconds: number,
+  collectorCpuSeconds: number,
+): MachineShares | null {
+  if (!s0.machine || !s1.machine) return null;
+  const delta = (a: number | null, b: number | null) => {
+    const d = cpuBetween(a, b);
+    return d === null ? null : tenths(d);
+  };
+  return {
+    coreSeconds: tenths(s1.machine.cores * seconds),
+    busy: tenths(s1.machine.busy - s0.machine.busy),
+    collector: tenths(collectorCpuSeconds),
+    simulator: delta(s0.simulator, s1.simulator),
+    postgres: delta(s0.postgres, s1.postgres),
+    steal: tenths(s1.machine.steal - s0.machine.steal),
+  };
+}
+
+/** One line: the machine's core-seconds over the phase, how busy it was, and who used it ("–": not readable). */
+export function describeMachine(c: MachineShares, cores: number, seconds: number): string {
+  const other = c.simulator === null || c.postgres === null ? null : tenths(c.busy - c.collector - c.simulator - c.postgres);
+  return (
+    `${cores} cores × ${seconds.toFixed(1)} s = ${c.coreSeconds} core-seconds, ` +
+    `${c.busy} busy (${Math.round((100 * c.busy) / c.coreSeconds)}%): the collector ${c.collector}, the simulator ${c.simulator ?? "–"}, ` +
+    `PostgreSQL ${c.postgres ?? "–"}, anything else ${other ?? "–"}; ${c.steal} stolen by the hypervisor`
+  );
+}

@@ -121,6 +121,3 @@ export function processCpuSeconds(pid: number | undefined): number | null {
     return null;
   }
 }
-
-/** b − a, or null when either is unknown. */
-export const cpuBetween = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : b - a);
