@@ -285,7 +285,10 @@ interface RestartFigures {
   factsReadSeconds: number;
   requests: number;
   rowsWritten: number;
-  /** History rows the restart wrote: 0 expected, since nothing changed while the collector was down. */
+  /**
+   * History rows the restart wrote (objects' transitions, version changes, kept Events): 0 expected, since
+   * nothing changed while the collector was down.
+   */
   historyRows: number;
   failedClusters: number;
   peakRssMB: number;
@@ -432,7 +435,16 @@ async function restartMain(dir: string) {
   const { db, collector } = await createBenchCollector(mode);
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
-  const history = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM flux_object_transition`)).rows[0].n);
+  // Every kind of history a restart could write twice: objects' transitions, version changes, kept Events.
+  const history = async () =>
+    Number(
+      (
+        await db.query<{ n: string }>(
+          `SELECT (SELECT count(*) FROM flux_object_transition) + (SELECT count(*) FROM cluster_version_change)
+                  + (SELECT count(*) FROM kube_event) AS n`,
+        )
+      ).rows[0].n,
+    );
   const history0 = await history();
   const simulatorPid = values["sim-pid"] ? Number(values["sim-pid"]) : null;
   const postmasterPid = await embeddedServerPid(path.join(dir, "db"));
