@@ -89,10 +89,11 @@ async function main(): Promise<void> {
       })
     : undefined;
   if (metricsServer) log.info({ port: metricsServer.port }, "metrics on /metrics");
-  collector.startHeartbeat();
+  let wake: (() => void) | undefined;
+  // A dead replica's leases, free once its heartbeat runs out, are taken by a cycle at once, not at the next.
+  collector.startHeartbeat(() => wake?.());
 
   let stopping = false;
-  let wake: (() => void) | undefined;
 
   // Nudges and operator actions run beside the cycle, so they are heard within a second even mid-cycle.
   const serial = (job: () => Promise<unknown>, what: string) => {

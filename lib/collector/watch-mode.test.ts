@@ -2,7 +2,8 @@
 // embedded PostgreSQL: every churned change is recorded exactly once; a collector killed with kill -9 at
 // random points ends with the same history as an undisturbed one watching the same fleet; a cluster whose
 // server does not watch is polled and says why (cluster row and /metrics); and when one of two replicas is
-// killed the other takes its clusters over within one lease period.
+// killed the other takes its clusters over within one lease period, and at its next heartbeat rather than
+// its next cycle.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -337,6 +338,51 @@ describe("collector in watch mode", () => {
       await dropDatabase(db.adminUrl(), name);
     }
   }, 120_000);
+
+  it("hands a killed replica's clusters to a replica at its next heartbeat, not at its next cycle", async () => {
+    const name = `test_orphans_${randomBytes(4).toString("hex")}`;
+    const url = await createDatabase(db.adminUrl(), name);
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    // Cycles ten minutes apart (leases of 2 × 600 + 60 s): only a heartbeat's look at a dead replica's leases
+    // can hand the clusters over within the wait below.
+    const slow = { COLLECTOR_INTERVAL_SECONDS: "600" };
+    const first = startCollector(url, "first", slow);
+    let second: Collector | undefined;
+    const holders = async () =>
+      (
+        await pool.query<{ holder: string; n: number }>(
+          `SELECT holder, count(*)::int AS n FROM collector_lease WHERE "clusterId" > 0 AND "expiresAt" > now() GROUP BY holder`,
+        )
+      ).rows;
+    try {
+      await until("the first replica's first cycle", async () => first.cycles() >= 1);
+      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM cluster WHERE lifecycle = 'active'`);
+      const active = rows[0].n;
+      expect(active).toBeGreaterThan(3);
+      const holdsAll = (holder: string) => async () => {
+        const now = await holders();
+        return now.length === 1 && now[0].holder === holder && now[0].n === active;
+      };
+      await until("the first replica to hold every cluster", holdsAll("first"));
+      // The second starts while the first lives: its first cycle finds every lease taken, and its next is
+      // ten minutes away.
+      second = startCollector(url, "second", slow);
+      const started = second;
+      await until("the second replica's first cycle", async () => started.cycles() >= 1);
+      expect((await holders()).map((h) => h.holder)).toEqual(["first"]);
+      // A restart after a crash is this: the new replica up, the old one's leases still on paper.
+      await kill9(first);
+      await until("the second replica to hold every cluster", holdsAll("second"), 90_000);
+      expect(started.lines().some((l) => l.includes("heartbeat ran out: cycling now"))).toBe(true);
+      await until("that cycle to finish", async () => started.cycles() >= 2);
+      expect(started.cycles()).toBe(2);
+    } finally {
+      await kill9(first);
+      if (second) await kill9(second);
+      await pool.end();
+      await dropDatabase(db.adminUrl(), name);
+    }
+  }, 240_000);
 
   it("hands a killed replica's clusters to the other within one lease period", async () => {
     const { killed: victim, steady: undisturbedCollector, clusters: readable } = await bothRunning();

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_OPTIONS } from "../client";
 import { useTestDatabase } from "../../testing/db";
-import { acquireLeases, heartbeatLeaseId, heldLeases, releaseLeases, renewLease } from "./leases";
+import { acquireLeases, heartbeatLeaseId, heldLeases, orphanedLeases, releaseLeases, renewLease } from "./leases";
 
 const db = useTestDatabase();
 // Two replicas: two independent pools, as two processes would have.
@@ -74,5 +74,34 @@ describe("collector leases", () => {
       ]);
     expect(await acquireLeases(b, "replica-b", ids, 600)).toEqual(ids);
     expect(await heldLeases(a, "replica-a")).toEqual([]);
+  });
+
+  it("counts the leases of active clusters that a replica whose heartbeat ran out still holds", async () => {
+    await db.pool().query("DELETE FROM collector_lease");
+    const name = (n: string) => `orphans-${n}-${Date.now()}`;
+    const { rows } = await db
+      .pool()
+      .query<{ id: number }>(
+        `INSERT INTO cluster (name, lifecycle) VALUES ($1, 'active'), ($2, 'active'), ($3, 'gone'), ($4, 'active') RETURNING id`,
+        [name("a1"), name("a2"), name("gone"), name("b1")],
+      );
+    const [a1, a2, gone, b1] = rows.map((r) => r.id);
+    await acquireLeases(a, "replica-a", [heartbeatLeaseId("replica-a")], 15);
+    await acquireLeases(b, "replica-b", [heartbeatLeaseId("replica-b")], 15);
+    await acquireLeases(a, "replica-a", [a1, a2, gone], 600);
+    await acquireLeases(b, "replica-b", [b1], 600);
+    // Both alive: nothing to take.
+    expect(await orphanedLeases(b, "replica-b")).toBe(0);
+    // replica-a is killed: its heartbeat runs out while its cluster leases still stand.
+    await db
+      .pool()
+      .query(`UPDATE collector_lease SET "expiresAt" = now() - interval '1 second' WHERE "clusterId" = $1`, [
+        heartbeatLeaseId("replica-a"),
+      ]);
+    // Its two active clusters; not the gone one, and never the asking replica's own.
+    expect(await orphanedLeases(b, "replica-b")).toBe(2);
+    expect(await acquireLeases(b, "replica-b", [a1, a2], 600)).toEqual([a1, a2]);
+    expect(await orphanedLeases(b, "replica-b")).toBe(0);
+    await db.pool().query(`DELETE FROM cluster WHERE id = ANY($1::int[])`, [[a1, a2, gone, b1]]);
   });
 });

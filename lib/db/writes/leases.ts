@@ -88,6 +88,19 @@ export async function releaseLeases(db: Db, holder: string, clusterIds?: number[
   }
 }
 
+/**
+ * Leases of active clusters that another replica still holds on paper although its heartbeat ran out (it
+ * was killed): free to take now, though its main loop would only look at its next cycle.
+ */
+export async function orphanedLeases(db: Db, holder: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM collector_lease l JOIN cluster c ON c.id = l."clusterId"
+      WHERE c.lifecycle = 'active' AND l.holder <> $1 AND l."expiresAt" > now() AND ${STALE_HOLDER("l")}`,
+    [holder],
+  );
+  return rows[0].n;
+}
+
 /** Cluster ids whose live lease this holder has. */
 export async function heldLeases(db: Db, holder: string): Promise<number[]> {
   const { rows } = await db.query<{ clusterId: number }>(
