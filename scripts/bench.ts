@@ -185,16 +185,9 @@ async function main() {
     args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
     args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
     if (values.profile) args.push("--profile", path.resolve(values.profile));
-    const worker = spawn(process.execPath, args, { env: workerEnv, stdio: ["ignore", "pipe", "inherit"] });
-    children.push(worker);
-    let workerOut = "";
-    worker.stdout.on("data", (d: Buffer) => {
-      const text = d.toString();
-      workerOut += text;
-      for (const line of text.split("\n")) if (line.startsWith("  ")) console.log(line);
+    const { code, resultLine } = await runWorkerProcess(args, workerEnv, (line) => {
+      if (line.startsWith("  ")) console.log(line);
     });
-    const code: number = await new Promise((resolve) => worker.once("exit", (c) => resolve(c ?? 1)));
-    const resultLine = workerOut.split("\n").find((l) => l.startsWith("{"));
     if (code !== 0 || !resultLine) throw new Error(`${mode} collector worker failed (exit ${code})`);
     return JSON.parse(resultLine) as Record<string, number | string | null> & { mode: ModeFigures };
   };
@@ -417,17 +410,33 @@ async function runRestart(dir: string, mode: "poll" | "watch", simulatorPid: num
   args.push("--concurrency", String(concurrency));
   if (simulatorPid) args.push("--sim-pid", String(simulatorPid));
   if (values.profile) args.push("--profile", values.profile);
-  const child = spawn(process.execPath, args, { env: process.env, stdio: ["ignore", "pipe", "inherit"] });
-  children.push(child);
-  let out = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  const code: number = await new Promise((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
-  const line = out.split("\n").find((l) => l.startsWith("{"));
-  if (code !== 0 || !line) {
+  const { code, resultLine } = await runWorkerProcess(args, process.env);
+  if (code !== 0 || !resultLine) {
     console.log(`  restart: failed (exit ${code})`);
     return null;
   }
-  return JSON.parse(line) as RestartFigures;
+  return JSON.parse(resultLine) as RestartFigures;
+}
+
+/**
+ * Runs this file's bundled worker with `args` (Node.js flags first) until it exits: its exit code and the
+ * JSON line it printed its figures on (null if none); `onLine` sees each line of its output as it comes.
+ */
+async function runWorkerProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onLine: (line: string) => void = () => {},
+): Promise<{ code: number; resultLine: string | null }> {
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => {
+    const text = d.toString();
+    out += text;
+    for (const line of text.split("\n")) onLine(line);
+  });
+  const code: number = await new Promise((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
+  return { code, resultLine: out.split("\n").find((l) => l.startsWith("{")) ?? null };
 }
 
 /** The restarted collector (--worker DIR --restart): started on the worker's database, measured until it is live again. */
