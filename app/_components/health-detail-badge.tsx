@@ -1,6 +1,6 @@
-// What makes a healthy object read differently: "static" (an OCI HelmRepository, nothing to reconcile) or
-// "drifted" (Ready, but the cluster differs from the release). Neither is a problem; both are worded so
-// they read without colour.
+// What makes a healthy object read differently: "static" (an OCI HelmRepository, nothing to reconcile),
+// "drifted" (Ready, but the cluster differs from the release) or "reconciling" (a routine reconcile of the
+// revision already applied is running). None is a problem; all are worded so they read without colour.
 import type { HealthDetail } from "@/lib/fleet/status";
 
 const STYLE: Record<HealthDetail, { cls: string; icon: string; label: string; title: string }> = {
@@ -16,6 +16,13 @@ const STYLE: Record<HealthDetail, { cls: string; icon: string; label: string; ti
     label: "drifted",
     title:
       "Ready, but helm-controller found the cluster differing from the release (drift detection in warn mode). Not counted as failing.",
+  },
+  reconciling: {
+    cls: "border-sky-300 text-sky-800 dark:border-sky-800 dark:text-sky-300",
+    icon: "↻",
+    label: "reconciling",
+    title:
+      "kustomize-controller is re-applying the revision it already applied (its routine reconcile, every interval): Ready reads Unknown until it ends. The last result stands; this is not a change.",
   },
 };
 

@@ -28,7 +28,12 @@ const FAILING = new Set(["failing", "stalled"]);
 export function changedFields(before: CaredFields, after: CaredFields): string[] {
   const out: string[] = [];
   if (before.health !== after.health) out.push("health");
-  if (before.readyStatus !== after.readyStatus) out.push("status");
+  // A routine reconcile flips Ready to Unknown and back while the object stays ready: not a new status.
+  const routine =
+    before.health === "ready" &&
+    after.health === "ready" &&
+    (before.healthDetail === "reconciling" || after.healthDetail === "reconciling");
+  if (before.readyStatus !== after.readyStatus && !routine) out.push("status");
   if (before.readyReason !== after.readyReason) out.push("reason");
   if (before.readyMessage !== after.readyMessage && normaliseMessage(before.readyMessage) !== normaliseMessage(after.readyMessage)) {
     out.push("message");

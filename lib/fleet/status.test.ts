@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   effectiveHealth,
   objectVerdict,
+  routineReconcile,
+  type ObjectStatusInput,
   parseGoDuration,
   parseHealth,
   unclaimedForSeconds,
@@ -186,5 +188,54 @@ describe("parseGoDuration", () => {
     ["5x", null],
   ] as const)("%s → %s", (text, want) => {
     expect(parseGoDuration(text)).toBe(want);
+  });
+});
+
+describe("routineReconcile (kustomize-controller marks Ready Unknown at the start of every reconcile)", () => {
+  const REV = "main@sha1:1111111111111111111111111111111111111111";
+  const NEXT = "main@sha1:2222222222222222222222222222222222222222";
+  const inProgress = (revision: string, step = "Detecting drift") => [
+    cond("Ready", "Unknown", "Progressing", "Reconciliation in progress"),
+    cond("Reconciling", "True", "Progressing", `${step} for revision ${revision} with a timeout of 5m0s`),
+  ];
+  const routine = {
+    kind: "Kustomization",
+    suspended: false,
+    generation: 2,
+    observedGeneration: 2,
+    appliedRevision: REV,
+    lastResult: { status: "ReconciliationSucceeded", revision: REV },
+    conditions: inProgress(REV),
+  };
+
+  it("re-applying the applied revision after a success, for the observed generation, is ready and reconciling", () => {
+    for (const step of ["Fetching manifests", "Building manifests", "Detecting drift", "Running health checks"]) {
+      expect(objectVerdict({ ...routine, conditions: inProgress(REV, step) })).toEqual({ health: "ready", detail: "reconciling" });
+    }
+  });
+
+  it.each([
+    ["a new revision", { conditions: inProgress(NEXT) }],
+    ["a new spec (generation not observed yet)", { generation: 3 }],
+    ["a retry after a failure of that revision", { lastResult: { status: "HealthCheckFailed", revision: REV } }],
+    ["a last result of another revision", { lastResult: { status: "ReconciliationSucceeded", revision: NEXT } }],
+    ["no history to say how the last one ended", { lastResult: null }],
+    ["Ready Unknown for another reason", { conditions: [cond("Ready", "Unknown", "DependencyNotReady"), inProgress(REV)[1]] }],
+    [
+      "a Reconciling message that names no revision",
+      { conditions: [inProgress(REV)[0], cond("Reconciling", "True", "Progressing", "Running")] },
+    ],
+    ["a HelmRelease", { kind: "HelmRelease" }],
+  ] as const)("%s is progressing", (_name, change) => {
+    const input = { ...routine, ...change } as ObjectStatusInput;
+    expect(objectVerdict({ ...input, conditions: [...input.conditions] })).toEqual({
+      health: "progressing",
+      detail: null,
+    });
+  });
+
+  it("answers on its own for the same inputs", () => {
+    expect(routineReconcile(routine)).toBe(true);
+    expect(routineReconcile({ ...routine, appliedRevision: NEXT })).toBe(false);
   });
 });

@@ -18,10 +18,11 @@ export type Health = (typeof HEALTHS)[number];
 
 /**
  * Why a healthy object reads differently: "static" (an OCI HelmRepository, which source-controller no
- * longer reconciles: `status: {}` forever) or "drifted" (Ready, but helm-controller found the cluster
- * differing from the release: Drifted=True). Neither counts as a problem.
+ * longer reconciles: `status: {}` forever), "drifted" (Ready, but helm-controller found the cluster
+ * differing from the release: Drifted=True) or "reconciling" (a Kustomization's routine reconcile of the
+ * revision it applied is running: see routineReconcile). None counts as a problem.
  */
-export const HEALTH_DETAILS = ["static", "drifted"] as const;
+export const HEALTH_DETAILS = ["static", "drifted", "reconciling"] as const;
 export type HealthDetail = (typeof HEALTH_DETAILS)[number];
 
 /** A health read back as text: a value this version does not know reads as "unknown", never as a guess. */
@@ -54,6 +55,10 @@ export interface ObjectStatusInput {
   statusKeys?: readonly string[] | null;
   /** spec.type of a HelmRepository ("oci" or "default"). */
   sourceType?: string | null;
+  /** A Kustomization's status.lastAppliedRevision. */
+  appliedRevision?: string | null;
+  /** A Kustomization's last finished reconcile (status.history[0]): its result and the revision it was of. */
+  lastResult?: { status: string | null; revision: string | null } | null;
 }
 
 export interface ObjectVerdict {
@@ -62,6 +67,30 @@ export interface ObjectVerdict {
 }
 
 const find = (conditions: ConditionLike[], type: string) => conditions.find((c) => c.type === type);
+
+/** The revision a kustomize-controller reconcile is working on, from its Reconciling message. */
+const ATTEMPTED_REVISION =
+  /^(?:Fetching manifests|Building manifests|Detecting drift|Running health checks) for revision (\S+) with a timeout of /;
+
+/**
+ * Whether a Kustomization's Ready=Unknown is its routine reconcile: kustomize-controller marks Ready
+ * Unknown ("Reconciliation in progress") at the start of every reconcile, every spec.interval, and Ready
+ * True again at its end. When that reconcile is of the revision already applied, for the generation
+ * already observed, and the last one of that revision succeeded, nothing a person cares about changed:
+ * the object still runs what it ran. A new revision, a new spec or a retry after a failure is not routine.
+ */
+export function routineReconcile(input: ObjectStatusInput): boolean {
+  if (input.kind !== "Kustomization") return false;
+  const ready = find(input.conditions, "Ready");
+  if (ready?.status !== "Unknown" || ready.reason !== "Progressing") return false;
+  const reconciling = find(input.conditions, "Reconciling");
+  if (reconciling?.status !== "True") return false;
+  const revision = ATTEMPTED_REVISION.exec(reconciling.message ?? "")?.[1];
+  if (!revision || revision !== input.appliedRevision) return false;
+  if (input.lastResult?.status !== "ReconciliationSucceeded" || input.lastResult.revision !== revision) return false;
+  const { generation, observedGeneration } = input;
+  return generation == null || observedGeneration === generation;
+}
 
 /** Whether the controller has written nothing: the CRD default (observedGeneration -1) or an empty status. */
 function neverReconciled(input: ObjectStatusInput): boolean {
@@ -102,6 +131,7 @@ export function objectVerdict(input: ObjectStatusInput): ObjectVerdict {
     if (isStatic) return { health: "ready", detail: "static" };
     if (neverReconciled(input)) return { health: "new", detail: null };
   }
+  if (routineReconcile(input)) return { health: "ready", detail: "reconciling" };
   return { health: "progressing", detail: null };
 }
 

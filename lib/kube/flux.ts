@@ -89,6 +89,10 @@ export function toFluxObject(kind: FluxKind, raw: Raw): FluxObjectRecord {
     observedGeneration,
     statusKeys: hasStatus ? Object.keys(status).filter((k) => status[k] != null) : null,
     sourceType: str(spec.type),
+    ...(kind === "Kustomization" && {
+      appliedRevision: str(status.lastAppliedRevision),
+      lastResult: history.length ? { status: str(first.lastReconciledStatus), revision: str(obj(first.metadata).revision) } : null,
+    }),
   });
 
   const record: FluxObjectRecord = {
