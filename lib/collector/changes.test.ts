@@ -3,6 +3,8 @@ import { objectKey, toFluxObject } from "../kube/flux";
 import { createFleetModel } from "../simulator/fleet/index";
 import type { FluxObjectRecord } from "../kube/types";
 import type { KnownObject } from "../db/types";
+import { applyRoutineMark, type RoutineMark } from "../simulator/kube/reconciles";
+import { APPLIED_REVISION, healthyKustomization } from "../simulator/kube/test-objects";
 import { applyPlan, changedFields, healthCounts, planObjectWrites, planWatchedChanges } from "./changes";
 
 function makeKustomization(
@@ -303,5 +305,62 @@ describe("planWatchedChanges (what a watch delivered since the last flush)", () 
     applyPlan(known, plan, new Map());
     // The same deletion delivered again (a relist after a 410) is not a second one.
     expect(planWatchedChanges(known, [], ["Kustomization/flux-system/infra"], "2026-11-21T11:01:00Z").transitions).toEqual([]);
+  });
+});
+
+describe("a routine reconcile (Ready Unknown and back, every interval) writes the object but no history", () => {
+  const REV = APPLIED_REVISION;
+  const base = healthyKustomization("apps", { history: true });
+  const at = (step: RoutineMark["step"], passes: number, startedAt: number, finishedAt: number | null): FluxObjectRecord => {
+    const mark: RoutineMark = { step, revision: REV, startedAt, stepAt: startedAt, passes, finishedAt };
+    return toFluxObject("Kustomization", { ...base, status: applyRoutineMark(base, mark) });
+  };
+
+  it("plans upserts for every step and no transition over two passes, the last reconcile time moving on", () => {
+    const known = remember([toFluxObject("Kustomization", base)]);
+    const t = Date.parse("2026-11-23T12:00:00Z");
+    const passes = [0, 1].flatMap((n) => {
+      const start = t + n * 600_000;
+      return [
+        at("fetching", n, start, n ? start - 597_500 : null),
+        at("building", n, start, n ? start - 597_500 : null),
+        at("drift", n, start, n ? start - 597_500 : null),
+        at(null, n + 1, start, start + 2_500),
+      ];
+    });
+    let transitions = 0;
+    let upserts = 0;
+    for (const record of passes) {
+      const plan = planWatchedChanges(known, [record], [], new Date().toISOString());
+      transitions += plan.transitions.length;
+      upserts += plan.upserts.length;
+      applyPlan(known, plan, new Map());
+    }
+    expect(transitions).toBe(0);
+    expect(upserts).toBe(8);
+    const stored = known.get(objectKey(passes[0]))!;
+    expect(stored.cared).toMatchObject({ health: "ready", healthDetail: null, readyStatus: "True" });
+    expect(stored.lastReconcileAt).toBe("2026-11-23T12:10:02.000Z");
+  });
+
+  it("still records a real change: a pass that ends failing, or one of a new revision", () => {
+    const known = remember([toFluxObject("Kustomization", base)]);
+    const inProgress = at("drift", 0, Date.parse("2026-11-23T12:00:00Z"), null);
+    applyPlan(known, planWatchedChanges(known, [inProgress], [], T1), new Map());
+    const failed = makeKustomization({
+      revision: REV,
+      ready: "False",
+      reason: "HealthCheckFailed",
+      message: "health check failed after 5m0s",
+    });
+    expect(planWatchedChanges(known, [failed], [], T1).transitions.map((t) => t.cared.health)).toEqual(["failing"]);
+
+    const next = "main@sha1:2222222222222222222222222222222222222222";
+    const newRevision = toFluxObject("Kustomization", {
+      ...base,
+      status: applyRoutineMark(base, { step: "building", revision: next, startedAt: 0, stepAt: 0, passes: 0, finishedAt: null }),
+    });
+    expect(newRevision.health).toBe("progressing");
+    expect(planWatchedChanges(remember([toFluxObject("Kustomization", base)]), [newRevision], [], T1).transitions).toHaveLength(1);
   });
 });

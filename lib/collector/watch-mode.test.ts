@@ -1,5 +1,5 @@
 // The collector in watch mode, as processes, against the fleet simulator over real HTTPS and the real
-// embedded PostgreSQL: every churned change is recorded exactly once; a collector killed with kill -9 at
+// embedded PostgreSQL: every churned change is recorded exactly once; routine reconciles record none; a collector killed with kill -9 at
 // random points ends with the same history as an undisturbed one watching the same fleet; a cluster whose
 // server does not watch is polled and says why (cluster row and /metrics); and when one of two replicas is
 // killed the other takes its clusters over within one lease period, and at its next heartbeat rather than
@@ -272,6 +272,39 @@ describe("collector in watch mode", () => {
     expect(await recordedChanges(db.pool(), fromKilled)).toEqual(expected);
     expect(await history(db.pool())).toEqual(await history(undisturbed));
   }, 300_000);
+
+  it("writes no history for routine reconciles (Ready Unknown and back, every interval), only the objects' new state", async () => {
+    const { clusters: readable } = await bothRunning();
+    const from = await lastTransitionId(undisturbed);
+    const reconciledAt = async () =>
+      (
+        await undisturbed.query<{ key: string; at: Date | null }>(
+          `SELECT c.name || '/' || o.namespace || '/' || o.name AS key, o."lastReconcileAt" AS at
+             FROM flux_object o JOIN cluster c ON c.id = o."clusterId"
+            WHERE o.kind = 'Kustomization' AND o."deletedAt" IS NULL AND c.name = ANY($1::text[])`,
+          [[...readable]],
+        )
+      ).rows;
+    const before = new Map((await reconciledAt()).map((r) => [r.key, r.at?.getTime() ?? 0]));
+    // Every object's pass within 2 s of simulated time; the clock moves 300 ms at a time, 400 ms of real time
+    // apart, so each of a pass's steps (0, 0.4, 0.9, 1.6 s …) reaches the collector in a flush of its own.
+    sim.runtime.reconciles.setEnabled(true, 2_000);
+    for (let i = 0; i < 20; i++) {
+      await sim.advance(300);
+      await sleep(400);
+    }
+    sim.runtime.reconciles.setEnabled(false);
+    const passes = sim.runtime.reconciles.state();
+    expect(passes.finished).toBeGreaterThan(20);
+    // The collector stored the passes' ends (their new reconcile times) …
+    await until("the passes' new reconcile times to be stored", async () => {
+      const moved = (await reconciledAt()).filter((r) => (r.at?.getTime() ?? 0) > (before.get(r.key) ?? Infinity));
+      return moved.length >= 5;
+    });
+    await sleep(INTERVAL_SECONDS * 1000);
+    // … and not one history row: the routine reconcile is not a change.
+    expect(await history(undisturbed, from)).toEqual([]);
+  }, 180_000);
 
   it("polls a cluster whose server does not watch, and says so on the cluster row and on /metrics", async () => {
     await bothRunning();

@@ -43,6 +43,8 @@ export interface StartSimulatorOptions {
   compactionIntervalMs?: number;
   /** Object changes per real second spread over the fleet (see docs/simulator.md, "Churn"); default 0. */
   churn?: number;
+  /** Routine reconciles: every healthy Kustomization and HelmRelease reconciles on its interval (see docs/simulator.md); default off. */
+  reconciles?: boolean;
   /** Changes each resource's watch cache keeps before old resourceVersions become too old (default 1000). */
   watchCacheSize?: number;
   /** Real milliseconds between background writes (Lease renewals) that move each cluster's revision (default 10 s, 0 = none). */
@@ -142,6 +144,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     bookmarkIntervalMs: options.bookmarkIntervalMs,
     compactionIntervalMs: options.compactionIntervalMs,
     churn: options.churn,
+    reconciles: options.reconciles,
     watchCacheSize: options.watchCacheSize,
     backgroundWriteIntervalMs: options.backgroundWriteIntervalMs,
   });
@@ -181,6 +184,8 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     churn: (since, limit) => runtime.churn.state(since, limit),
     setChurn: (rate) => runtime.churn.setRate(rate),
     churnObject: (cluster, kind, namespace, name) => runtime.churn.changeObject(cluster, kind, namespace, name),
+    reconciles: () => runtime.reconciles.state(),
+    setReconciles: (on) => runtime.reconciles.setEnabled(on),
   };
   const control = await startControlServer(controlTarget, options.ports?.control ?? storedPorts.control ?? 0).catch(() =>
     startControlServer(controlTarget, 0),

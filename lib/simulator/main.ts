@@ -1,11 +1,11 @@
 // npm run sim -- --out DIR [--clusters N] [--objects M] [--spoke-objects NAME=M]... [--seed S] [--speed X]
-//                [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K] [--churn R]
+//                [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K] [--churn R] [--reconciles]
 // Starts the fleet simulator, prints one ready line, runs until SIGINT/SIGTERM.
 import { parseArgs } from "node:util";
 import { type FaultSpec, parseFaultArgument, startSimulator } from "./index";
 
 const USAGE = `usage: npm run sim -- --out DIR [--clusters N] [--objects M] [--spoke-objects NAME=M]... [--seed S]
-                      [--speed X] [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K] [--churn R]
+                      [--speed X] [--fault NAME=SPEC]... [--control-port P] [--argocd-spokes K] [--churn R] [--reconciles]
   --clusters N    clusters including the hub (default 12)
   --objects M     Flux objects per spoke (default 40)
   --spoke-objects NAME=M  Flux objects of one spoke instead (e.g. staging-use1-002=1300: one big cluster)
@@ -13,6 +13,8 @@ const USAGE = `usage: npm run sim -- --out DIR [--clusters N] [--objects M] [--s
   --seed S        fleet seed (default 1)
   --speed X       simulated seconds per real second (default 1)
   --churn R       object changes per second spread over the fleet, each one a history row (default 0)
+  --reconciles    routine reconciles: every healthy Kustomization and HelmRelease reconciles on its interval
+                  and writes its status as it goes, as Flux's controllers do (none is a history row)
   --fault NAME=SPEC, SPEC like latency:200,5xx:0.1,429:0.05,retryAfter:2,reset:0.02,truncate:0.1,unreachable,
                   cut:30 (cut requests open longer), nowatch (405; nowatch:empty ends watches at once;
                   nowatch:403 forbids watch), http1only`;
@@ -39,6 +41,7 @@ async function main() {
       "control-port": { type: "string" },
       "argocd-spokes": { type: "string" },
       churn: { type: "string" },
+      reconciles: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -71,6 +74,7 @@ async function main() {
     seed: positiveNumber(values.seed, "seed", 1),
     speed: positiveNumber(values.speed, "speed", 1, false),
     churn: positiveNumber(values.churn, "churn", 0, false),
+    reconciles: values.reconciles ?? false,
     faults,
     ports: { control: values["control-port"] ? positiveNumber(values["control-port"], "control-port", 0) : undefined },
   });

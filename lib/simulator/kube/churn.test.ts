@@ -11,54 +11,12 @@ import { createFleetModel } from "../fleet/index";
 import { startSimulator } from "../index";
 import { applyChurnMark, type ChurnCluster, type ChurnMark, churnMark, FleetChurn } from "./churn";
 import { ClusterStore, type StoreEvent } from "./store";
+import { healthyHelmRelease, healthyKustomization } from "./test-objects";
 
 const NOW = Date.parse("2026-11-23T12:00:00Z");
 
-const kustomization = (name: string, suspend = false): KubeObject => ({
-  apiVersion: "kustomize.toolkit.fluxcd.io/v1",
-  kind: "Kustomization",
-  metadata: { name, namespace: "flux-system", generation: 1 },
-  spec: { interval: "10m0s", prune: true, path: `./${name}`, sourceRef: { kind: "GitRepository", name: "flux-system" }, suspend },
-  status: {
-    observedGeneration: 1,
-    lastAppliedRevision: "main@sha1:1111111111111111111111111111111111111111",
-    lastAttemptedRevision: "main@sha1:1111111111111111111111111111111111111111",
-    conditions: [
-      {
-        type: "Ready",
-        status: "True",
-        reason: "ReconciliationSucceeded",
-        message: "Applied revision: main@sha1:1111111111111111111111111111111111111111",
-        lastTransitionTime: "2026-11-20T10:00:00Z",
-        observedGeneration: 1,
-      },
-    ],
-  },
-});
-
-const helmRelease = (name: string): KubeObject => ({
-  apiVersion: "helm.toolkit.fluxcd.io/v2",
-  kind: "HelmRelease",
-  metadata: { name, namespace: "monitoring", generation: 1 },
-  spec: { interval: "10m", chart: { spec: { chart: name, version: "6.x", sourceRef: { kind: "HelmRepository", name: "podinfo" } } } },
-  status: {
-    observedGeneration: 1,
-    lastAttemptedRevision: "6.7.1",
-    conditions: [
-      {
-        type: "Ready",
-        status: "True",
-        reason: "UpgradeSucceeded",
-        message: `Helm upgrade succeeded for release monitoring/${name}.v3 with chart ${name}@6.7.1`,
-        lastTransitionTime: "2026-11-20T10:00:00Z",
-      },
-    ],
-    history: [
-      { chartName: name, chartVersion: "6.7.1", appVersion: "6.7.1", name, namespace: "monitoring", status: "deployed", version: 3 },
-      { chartName: name, chartVersion: "6.7.0", appVersion: "6.7.0", name, namespace: "monitoring", status: "superseded", version: 2 },
-    ],
-  },
-});
+const kustomization = (name: string, suspend = false) => healthyKustomization(name, { suspend });
+const helmRelease = healthyHelmRelease;
 
 const cared = (object: KubeObject) => caredFields(toFluxObject(object.kind as FluxKind, object));
 const withMark = (object: KubeObject, mark: ChurnMark): KubeObject => ({ ...object, status: applyChurnMark(object, mark) });

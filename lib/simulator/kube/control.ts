@@ -2,9 +2,10 @@
 //   GET /healthz · GET /state · POST /advance {ms} · POST /speed {speed}
 //   POST /faults {cluster, latencyMs?, errorRate?, throttleRate?, retryAfterSeconds?, resetRate?, truncateRate?, unreachable?}
 //   DELETE /faults/{cluster} · POST /compact {cluster?} · POST /restart {cluster}
-//   GET /churn?since=SEQ&limit=N · POST /churn {rate}
+//   GET /churn?since=SEQ&limit=N · POST /churn {rate} · GET /reconciles · POST /reconciles {enabled}
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ChurnChange, ChurnState } from "./churn";
+import type { ReconcilesState } from "./reconciles";
 import { faultSpecFromJson, type FaultSpec } from "./faults";
 
 export interface ControlTarget {
@@ -19,6 +20,9 @@ export interface ControlTarget {
   setChurn(rate: number): void;
   /** The next churn change of one object, now (null: no such object, or its cluster is unreachable). */
   churnObject(cluster: string, kind: string, namespace: string, name: string): ChurnChange | null;
+  /** The routine reconciles: on or off, passes begun and finished, status writes made. */
+  reconciles(): ReconcilesState;
+  setReconciles(on: boolean): void;
 }
 
 class HttpError extends Error {
@@ -142,6 +146,13 @@ async function handle(target: ControlTarget, request: IncomingMessage, response:
     const change = target.churnObject(cluster, kind, namespace, name);
     if (!change) throw new HttpError(404, `no ${kind} ${namespace}/${name} to change in a reachable cluster ${cluster}`);
     return reply(response, 200, change);
+  }
+  if (method === "GET" && pathname === "/reconciles") return reply(response, 200, target.reconciles());
+  if (method === "POST" && pathname === "/reconciles") {
+    const { enabled } = await readJson(request);
+    if (typeof enabled !== "boolean") throw new HttpError(400, "enabled must be true or false");
+    target.setReconciles(enabled);
+    return reply(response, 200, target.reconciles());
   }
   throw new HttpError(404, `no such endpoint: ${method} ${pathname}`);
 }

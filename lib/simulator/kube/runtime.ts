@@ -10,7 +10,8 @@ import { KubeApiServer } from "./server";
 import { ClusterStore, isFluxGroup, type ObjectVersion } from "./store";
 import { argoControllerPatch, argoRequests, isArgoApplication } from "./argocd-controller";
 import { applyMergePatch } from "./patch";
-import { FleetChurn } from "./churn";
+import { FleetChurn, type ChurnCluster } from "./churn";
+import { FleetReconciles } from "./reconciles";
 
 export interface RuntimeOptions {
   model: FleetModel;
@@ -30,6 +31,8 @@ export interface RuntimeOptions {
   compactionIntervalMs?: number;
   /** Object changes per real second spread over the fleet (the churn knob, see churn.ts); 0 = none. */
   churn?: number;
+  /** Every healthy Kustomization and HelmRelease reconciles on its interval, writing its status as it goes (see reconciles.ts). */
+  reconciles?: boolean;
   /** Changes each resource's watch cache keeps (default 1000). */
   watchCacheSize?: number;
   /** Real milliseconds between background writes (Lease renewals) that move each cluster's revision; 0 = none. */
@@ -41,6 +44,8 @@ const REQUESTED_AT = "reconcile.fluxcd.io/requestedAt";
 const CROSSPLANE_GROUPS = ["eks.aws.crossplane.io", "eks.aws.upbound.io"];
 /** How often the churn knob makes the changes that are due (real time). */
 const CHURN_STEP_MS = 100;
+/** How often the routine reconciles make the steps that are due (real time). */
+const RECONCILE_STEP_MS = 250;
 const FLUX_KINDS = ["Kustomization", "HelmRelease", "GitRepository", "OCIRepository", "HelmRepository", "HelmChart"];
 
 export interface ClusterHandle {
@@ -63,6 +68,7 @@ export class FleetRuntime implements RuntimeInfo {
   /** Resolves once every cluster has been loaded from the model (clusters load on first request before that). */
   warmedUp: Promise<void> = Promise.resolve();
   readonly churn: FleetChurn;
+  readonly reconciles: FleetReconciles;
 
   constructor(private readonly options: RuntimeOptions) {
     const { model } = options;
@@ -96,16 +102,14 @@ export class FleetRuntime implements RuntimeInfo {
       server.setFaults(manualFaults);
       this.clusters.set(cluster.name, { cluster, store, server, manualFaults });
     }
-    this.churn = new FleetChurn(
-      [...this.clusters.values()].map(({ cluster, store, server }) => ({
-        name: cluster.name,
-        store,
-        reachable: () => server.isReachable,
-        load: () => this.ensureSynced(cluster.name),
-      })),
-      model.seed,
-      () => options.clock.now(),
-    );
+    const changing: ChurnCluster[] = [...this.clusters.values()].map(({ cluster, store, server }) => ({
+      name: cluster.name,
+      store,
+      reachable: () => server.isReachable,
+      load: () => this.ensureSynced(cluster.name),
+    }));
+    this.churn = new FleetChurn(changing, model.seed, () => options.clock.now());
+    this.reconciles = new FleetReconciles(changing, model.seed, () => options.clock.now());
   }
 
   // --- RuntimeInfo ---------------------------------------------------------------------------------
@@ -195,16 +199,20 @@ export class FleetRuntime implements RuntimeInfo {
         }, backgroundWrites),
       );
     }
+    const every = (ms: number, what: string, step: () => void) =>
+      this.timers.push(
+        setInterval(() => {
+          try {
+            step();
+          } catch (error) {
+            log.error({ err: error }, `simulator ${what} failed`);
+          }
+        }, ms),
+      );
     this.churn.setRate(this.options.churn ?? 0);
-    this.timers.push(
-      setInterval(() => {
-        try {
-          this.churn.step();
-        } catch (error) {
-          log.error({ err: error }, "simulator churn failed");
-        }
-      }, CHURN_STEP_MS),
-    );
+    every(CHURN_STEP_MS, "churn", () => this.churn.step());
+    this.reconciles.setEnabled(this.options.reconciles ?? false);
+    every(RECONCILE_STEP_MS, "routine reconciles", () => this.reconciles.step());
     for (const timer of this.timers) timer.unref?.();
   }
 

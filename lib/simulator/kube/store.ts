@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import type { KubeObject } from "../contract";
 import { applyChurnMark, type ChurnMark } from "./churn";
+import { applyRoutineMark, type RoutineMark } from "./reconciles";
 import { applyMergePatch, composeMergePatches, diffAsMergePatch } from "./patch";
 import { checkAgainstCrd, crdSchemaFor, pruneUnknown } from "./crd-schema";
 import { groupVersionOf, type ResourceType, ResourceRegistry, resourceKey } from "./registry";
@@ -67,6 +68,8 @@ interface Entry {
   handledGeneration?: number;
   /** The churn knob's last change to this object (applied over the model, see churn.ts). */
   churn?: ChurnMark;
+  /** Where the object's routine reconcile stands (applied over the model and any churn, see reconciles.ts). */
+  routine?: RoutineMark;
   firstSeen: number;
   current: ObjectVersion;
 }
@@ -309,6 +312,7 @@ export class ClusterStore {
       object.status = controllerStatus(object.status, entry);
     }
     if (entry.churn) object.status = applyChurnMark(object, entry.churn);
+    if (entry.routine) object.status = applyRoutineMark(object, entry.routine);
     return new ObjectVersion(entry.key, metadata.namespace, metadata.name, rv, escapeLikeGo(JSON.stringify(object)), metadata.labels);
   }
 
@@ -671,7 +675,34 @@ export class ClusterStore {
     if (!entry) throw notFound(type, name);
     const mark = markFor(entry.churn);
     entry.churn = mark;
+    // A churn change is a reconcile's result: any routine pass in progress is over.
+    entry.routine = undefined;
     return { ...this.refresh(entry, table, "MODIFIED"), mark };
+  }
+
+  /** One step of a routine reconcile (see reconciles.ts): a new mark, one MODIFIED event when the object changed. */
+  routine(
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string,
+    markFor: (previous: RoutineMark | undefined) => RoutineMark,
+  ): WriteResult {
+    const table = this.table(type);
+    const entry = table.entries.get(objectKey(type.namespaced ? namespace : undefined, name));
+    if (!entry) throw notFound(type, name);
+    // Marks are applied over the base as it was before the first pass (history counts add up from it).
+    this.keepBase(entry);
+    entry.routine = markFor(entry.routine);
+    return this.refresh(entry, table, "MODIFIED");
+  }
+
+  routineMark(type: ResourceType, namespace: string | undefined, name: string): RoutineMark | undefined {
+    return this.table(type).entries.get(objectKey(type.namespaced ? namespace : undefined, name))?.routine;
+  }
+
+  /** The served object, or undefined when there is none. */
+  find(type: ResourceType, namespace: string | undefined, name: string): ObjectVersion | undefined {
+    return this.table(type).entries.get(objectKey(type.namespaced ? namespace : undefined, name))?.current;
   }
 
   /** Current objects of the given kinds, resource by resource in key order (the churn knob's candidates). */
