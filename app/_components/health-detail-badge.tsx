@@ -1,6 +1,7 @@
-// What makes a healthy object read differently: "static" (an OCI HelmRepository, nothing to reconcile),
-// "drifted" (Ready, but the cluster differs from the release) or "reconciling" (a routine reconcile of the
-// revision already applied is running). None is a problem; all are worded so they read without colour.
+// What makes an object read differently from its health alone: "static" (an OCI HelmRepository, nothing to
+// reconcile), "drifted" (Ready, but the cluster differs from the release), "reconciling" (a routine reconcile
+// of the revision already applied is running) or "retrying" (a failing one's retry is running). Worded so
+// they read without colour.
 import type { HealthDetail } from "@/lib/fleet/status";
 
 const STYLE: Record<HealthDetail, { cls: string; icon: string; label: string; title: string }> = {
@@ -23,6 +24,13 @@ const STYLE: Record<HealthDetail, { cls: string; icon: string; label: string; ti
     label: "reconciling",
     title:
       "kustomize-controller is re-applying the revision it already applied (its routine reconcile, every interval): Ready reads Unknown until it ends. The last result stands; this is not a change.",
+  },
+  retrying: {
+    cls: "border-red-300 text-red-800 dark:border-red-800 dark:text-red-300",
+    icon: "↻",
+    label: "retrying",
+    title:
+      "kustomize-controller is retrying the revision that failed (every retry interval): Ready reads Unknown until it ends. The failure shown is the last one; it still counts as failing.",
   },
 };
 

@@ -364,3 +364,95 @@ describe("a routine reconcile (Ready Unknown and back, every interval) writes th
     expect(planWatchedChanges(remember([toFluxObject("Kustomization", base)]), [newRevision], [], T1).transitions).toHaveLength(1);
   });
 });
+
+describe("a failing Kustomization's retry keeps the failure it retries, and writes history only for a new result", () => {
+  const FAILED = "main@sha1:2222222222222222222222222222222222222222";
+  const FAILURE = "health check failed after 5m0.04s: timeout waiting for: [Deployment/apps/podinfo status: 'InProgress']";
+  const failing = (message = FAILURE): FluxObjectRecord => {
+    const object = healthyKustomization("apps", { history: true });
+    const status = object.status as Record<string, unknown>;
+    status.lastAttemptedRevision = FAILED;
+    status.conditions = [
+      { type: "Ready", status: "False", reason: "HealthCheckFailed", message, lastTransitionTime: "2026-11-23T11:50:00Z" },
+      {
+        type: "Reconciling",
+        status: "True",
+        reason: "ProgressingWithRetry",
+        message: `Detecting drift for revision ${FAILED} with a timeout of 10m0s`,
+      },
+    ];
+    status.history = [
+      {
+        digest: "sha256:2",
+        lastReconciled: "2026-11-23T11:50:00Z",
+        lastReconciledStatus: "HealthCheckFailed",
+        metadata: { revision: FAILED },
+      },
+    ];
+    return toFluxObject("Kustomization", object);
+  };
+  const retrying = (step: "Fetching manifests" | "Detecting drift"): FluxObjectRecord => {
+    const record = failing();
+    const conditions = [
+      {
+        type: "Ready",
+        status: "Unknown",
+        reason: "Progressing",
+        message: "Reconciliation in progress",
+        lastTransitionTime: "2026-11-23T12:00:00Z",
+      },
+      { type: "Reconciling", status: "True", reason: "Progressing", message: `${step} for revision ${FAILED} with a timeout of 10m0s` },
+    ];
+    const object = healthyKustomization("apps", { history: true });
+    Object.assign(object.status as object, {
+      lastAttemptedRevision: FAILED,
+      conditions,
+      history: [{ digest: "sha256:2", lastReconciledStatus: "HealthCheckFailed", metadata: { revision: FAILED } }],
+    });
+    const retry = toFluxObject("Kustomization", object);
+    expect([retry.health, retry.healthDetail, record.health]).toEqual(["failing", "retrying", "failing"]);
+    return retry;
+  };
+  const step = (known: Map<string, KnownObject>, record: FluxObjectRecord) => {
+    const plan = planWatchedChanges(known, [record], [], T1);
+    applyPlan(known, plan, new Map());
+    return plan;
+  };
+
+  it("stays failing with the failure's reason and message while it retries, and writes no history when it fails the same way", () => {
+    const known = remember([failing()]);
+    for (const record of [
+      retrying("Fetching manifests"),
+      retrying("Detecting drift"),
+      failing(),
+      retrying("Fetching manifests"),
+      failing(),
+    ]) {
+      const plan = step(known, record);
+      expect(plan.transitions).toEqual([]);
+      for (const upsert of plan.upserts) {
+        expect(upsert.record).toMatchObject({
+          health: "failing",
+          readyStatus: "False",
+          readyReason: "HealthCheckFailed",
+          readyMessage: FAILURE,
+        });
+      }
+    }
+    expect(known.get("Kustomization/flux-system/apps")!.cared).toMatchObject({
+      health: "failing",
+      healthDetail: null,
+      readyMessage: FAILURE,
+    });
+  });
+
+  it("records a retry that ends in another failure, or in success", () => {
+    const known = remember([failing()]);
+    step(known, retrying("Detecting drift"));
+    expect(step(known, failing("dependency 'flux-system/infra' is not ready")).transitions.map((t) => t.fields)).toEqual([["message"]]);
+    const recovered = remember([failing()]);
+    step(recovered, retrying("Detecting drift"));
+    const ready = makeKustomization({ revision: FAILED });
+    expect(step(recovered, ready).transitions.map((t) => [t.previousHealth, t.cared.health])).toEqual([["failing", "ready"]]);
+  });
+});

@@ -88,14 +88,15 @@ export function planObjectWrites(
 ): ObjectPlan {
   const plan: ObjectPlan = { upserts: [], transitions: [], deletions: [] };
   const seen = new Set<string>();
-  for (const record of current) {
-    const key = objectKey(record);
+  for (const listed of current) {
+    const key = objectKey(listed);
     if (seen.has(key)) continue;
     seen.add(key);
+    const before = known.get(key);
+    const record = withSettledReady(listed, before);
     // The JSON is made once: hashed here, and sent as the row when the object is written.
     const json = JSON.stringify(record);
     const hash = contentHash(json);
-    const before = known.get(key);
     if (before && !before.deleted && before.hash === hash) continue;
     const cared = caredFields(record);
     const isReady = record.health === "ready";
@@ -154,6 +155,19 @@ export function planObjectWrites(
     });
   }
   return plan;
+}
+
+/**
+ * A failing Kustomization's retry in progress ("failing · retrying") keeps the Ready status, reason and
+ * message of the failure it retries: Ready reads "Reconciliation in progress" until the retry ends, and the
+ * failure is what a person needs meanwhile (and what the retry's result is compared with). The conditions
+ * stay as listed.
+ */
+export function withSettledReady(record: FluxObjectRecord, before: KnownObject | undefined): FluxObjectRecord {
+  if (record.healthDetail !== "retrying" || !before || before.deleted || before.cared.health !== "failing") return record;
+  if (before.cared.attemptedRevision !== record.attemptedRevision) return record;
+  const { readyStatus, readyReason, readyMessage } = before.cared;
+  return { ...record, readyStatus, readyReason, readyMessage };
 }
 
 /** metadata.creationTimestamp when it is a sane time not after the poll; the poll time otherwise. */

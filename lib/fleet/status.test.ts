@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   effectiveHealth,
   objectVerdict,
+  retryReconcile,
   routineReconcile,
   type ObjectStatusInput,
   parseGoDuration,
@@ -237,5 +238,39 @@ describe("routineReconcile (kustomize-controller marks Ready Unknown at the star
   it("answers on its own for the same inputs", () => {
     expect(routineReconcile(routine)).toBe(true);
     expect(routineReconcile({ ...routine, appliedRevision: NEXT })).toBe(false);
+  });
+});
+
+describe("retryReconcile (a failing Kustomization's retry flips Ready to Unknown as well)", () => {
+  const REV = "main@sha1:1111111111111111111111111111111111111111";
+  const FAILED = "main@sha1:2222222222222222222222222222222222222222";
+  const retrying = {
+    kind: "Kustomization",
+    suspended: false,
+    appliedRevision: REV,
+    attemptedRevision: FAILED,
+    lastResult: { status: "HealthCheckFailed", revision: FAILED },
+    conditions: [
+      cond("Ready", "Unknown", "Progressing", "Reconciliation in progress"),
+      cond("Reconciling", "True", "Progressing", `Building manifests for revision ${FAILED} with a timeout of 5m0s`),
+    ],
+  };
+
+  it("a retry of the revision whose reconcile failed is failing and retrying", () => {
+    for (const result of ["HealthCheckFailed", "ReconciliationFailed", "PruneFailed"]) {
+      expect(objectVerdict({ ...retrying, lastResult: { status: result, revision: FAILED } })).toEqual({
+        health: "failing",
+        detail: "retrying",
+      });
+    }
+    expect(retryReconcile(retrying)).toBe(true);
+  });
+
+  it.each([
+    ["a new revision (the fix, perhaps)", { attemptedRevision: REV }],
+    ["a last result that succeeded", { lastResult: { status: "ReconciliationSucceeded", revision: FAILED } }],
+    ["a last result of another revision", { lastResult: { status: "HealthCheckFailed", revision: REV } }],
+  ] as const)("%s is progressing", (_name, change) => {
+    expect(objectVerdict({ ...retrying, ...change })).toEqual({ health: "progressing", detail: null });
   });
 });

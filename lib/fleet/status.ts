@@ -17,12 +17,13 @@ export const HEALTHS = [...STORED_HEALTHS, "stale", "unclaimed", "unknown"] as c
 export type Health = (typeof HEALTHS)[number];
 
 /**
- * Why a healthy object reads differently: "static" (an OCI HelmRepository, which source-controller no
- * longer reconciles: `status: {}` forever), "drifted" (Ready, but helm-controller found the cluster
- * differing from the release: Drifted=True) or "reconciling" (a Kustomization's routine reconcile of the
- * revision it applied is running: see routineReconcile). None counts as a problem.
+ * Why an object reads differently from its health alone: "static" (an OCI HelmRepository, which
+ * source-controller no longer reconciles: `status: {}` forever), "drifted" (Ready, but helm-controller found
+ * the cluster differing from the release: Drifted=True), "reconciling" (a Kustomization's routine reconcile
+ * of the revision it applied is running: see routineReconcile; still ready) or "retrying" (a failing
+ * Kustomization's retry of the revision that failed is running: see retryReconcile; still failing).
  */
-export const HEALTH_DETAILS = ["static", "drifted", "reconciling"] as const;
+export const HEALTH_DETAILS = ["static", "drifted", "reconciling", "retrying"] as const;
 export type HealthDetail = (typeof HEALTH_DETAILS)[number];
 
 /** A health read back as text: a value this version does not know reads as "unknown", never as a guess. */
@@ -55,8 +56,9 @@ export interface ObjectStatusInput {
   statusKeys?: readonly string[] | null;
   /** spec.type of a HelmRepository ("oci" or "default"). */
   sourceType?: string | null;
-  /** A Kustomization's status.lastAppliedRevision. */
+  /** A Kustomization's status.lastAppliedRevision and status.lastAttemptedRevision. */
   appliedRevision?: string | null;
+  attemptedRevision?: string | null;
   /** A Kustomization's last finished reconcile (status.history[0]): its result and the revision it was of. */
   lastResult?: { status: string | null; revision: string | null } | null;
 }
@@ -80,16 +82,35 @@ const ATTEMPTED_REVISION =
  * the object still runs what it ran. A new revision, a new spec or a retry after a failure is not routine.
  */
 export function routineReconcile(input: ObjectStatusInput): boolean {
-  if (input.kind !== "Kustomization") return false;
-  const ready = find(input.conditions, "Ready");
-  if (ready?.status !== "Unknown" || ready.reason !== "Progressing") return false;
-  const reconciling = find(input.conditions, "Reconciling");
-  if (reconciling?.status !== "True") return false;
-  const revision = ATTEMPTED_REVISION.exec(reconciling.message ?? "")?.[1];
+  const revision = reconcileInProgress(input);
   if (!revision || revision !== input.appliedRevision) return false;
   if (input.lastResult?.status !== "ReconciliationSucceeded" || input.lastResult.revision !== revision) return false;
   const { generation, observedGeneration } = input;
   return generation == null || observedGeneration === generation;
+}
+
+/** Results kustomize-controller records in status.history when a reconcile of a revision fails. */
+const FAILED_RESULTS = new Set(["ReconciliationFailed", "HealthCheckFailed", "PruneFailed"]);
+
+/**
+ * Whether a Kustomization's Ready=Unknown is its retry of the revision that just failed (every
+ * retryInterval, the same flip as a routine reconcile): the last result of that revision stands, a failure,
+ * until the retry ends. A new revision (the fix, perhaps) is not a retry.
+ */
+export function retryReconcile(input: ObjectStatusInput): boolean {
+  const revision = reconcileInProgress(input);
+  if (!revision || revision !== input.attemptedRevision) return false;
+  return FAILED_RESULTS.has(input.lastResult?.status ?? "") && input.lastResult?.revision === revision;
+}
+
+/** The revision a Kustomization's reconcile in progress is of (Ready Unknown, Reconciling True); null otherwise. */
+function reconcileInProgress(input: ObjectStatusInput): string | null {
+  if (input.kind !== "Kustomization") return null;
+  const ready = find(input.conditions, "Ready");
+  if (ready?.status !== "Unknown" || ready.reason !== "Progressing") return null;
+  const reconciling = find(input.conditions, "Reconciling");
+  if (reconciling?.status !== "True") return null;
+  return ATTEMPTED_REVISION.exec(reconciling.message ?? "")?.[1] ?? null;
 }
 
 /** Whether the controller has written nothing: the CRD default (observedGeneration -1) or an empty status. */
@@ -132,6 +153,7 @@ export function objectVerdict(input: ObjectStatusInput): ObjectVerdict {
     if (neverReconciled(input)) return { health: "new", detail: null };
   }
   if (routineReconcile(input)) return { health: "ready", detail: "reconciling" };
+  if (retryReconcile(input)) return { health: "failing", detail: "retrying" };
   return { health: "progressing", detail: null };
 }
 

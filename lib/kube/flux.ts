@@ -91,6 +91,7 @@ export function toFluxObject(kind: FluxKind, raw: Raw): FluxObjectRecord {
     sourceType: str(spec.type),
     ...(kind === "Kustomization" && {
       appliedRevision: str(status.lastAppliedRevision),
+      attemptedRevision: str(status.lastAttemptedRevision),
       lastResult: history.length ? { status: str(first.lastReconciledStatus), revision: str(obj(first.metadata).revision) } : null,
     }),
   });

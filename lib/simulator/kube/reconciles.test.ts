@@ -6,7 +6,7 @@ import type { FluxKind } from "../../kube/types";
 import type { KubeObject } from "../contract";
 import type { ChurnCluster } from "./churn";
 import { FleetChurn } from "./churn";
-import { FleetReconciles, routineRevision } from "./reconciles";
+import { FleetReconciles, routinePass } from "./reconciles";
 import { ClusterStore, type StoreEvent } from "./store";
 import { APPLIED_REVISION, healthyHelmRelease, healthyKustomization } from "./test-objects";
 
@@ -19,6 +19,40 @@ type Condition = { type: string; status: string; reason: string; message: string
 const kustomization = (name: string, opts: { healthChecks?: boolean; suspend?: boolean } = {}) =>
   healthyKustomization(name, { ...opts, history: true });
 const helmRelease = healthyHelmRelease;
+
+const FAILED_REVISION = "main@sha1:2222222222222222222222222222222222222222";
+const FAILURE = `health check failed after 5m0.04s: timeout waiting for: [Deployment/apps/podinfo status: 'InProgress']`;
+
+/** Applied REV, then failed the health checks of FAILED_REVISION (three times); retried every 2 minutes. */
+function failingKustomization(name: string): KubeObject {
+  const object = kustomization(name, { healthChecks: true });
+  (object.spec as Status).retryInterval = "2m0s";
+  const status = object.status as Status & { conditions: Condition[]; history: Status[] };
+  status.lastAttemptedRevision = FAILED_REVISION;
+  const failed = { status: "False", reason: "HealthCheckFailed", message: FAILURE, lastTransitionTime: "2026-11-23T11:50:00Z" };
+  status.conditions = [
+    { type: "Ready", ...failed },
+    { type: "Healthy", ...failed },
+    {
+      type: "Reconciling",
+      status: "True",
+      reason: "ProgressingWithRetry",
+      message: `Running health checks for revision ${FAILED_REVISION} with a timeout of 10m0s`,
+      lastTransitionTime: "2026-11-23T11:45:00Z",
+    },
+  ];
+  status.history = [
+    {
+      digest: "sha256:bbbb",
+      lastReconciled: "2026-11-23T11:58:00Z",
+      lastReconciledStatus: "HealthCheckFailed",
+      metadata: { revision: FAILED_REVISION },
+      totalReconciliations: 3,
+    },
+    ...status.history,
+  ];
+  return object;
+}
 
 function fleet(objects: KubeObject[]) {
   let sim = NOW;
@@ -112,21 +146,22 @@ describe("routine reconciles", () => {
     ]);
   });
 
-  it("leave suspended, failing and just-changed objects alone, and stop a pass that a churn change ends", () => {
-    const failing = kustomization("broken");
-    (failing.status as { conditions: Condition[] }).conditions[0] = {
+  it("leave suspended, unrecorded failures and just-changed objects alone, and stop a pass that a churn change ends", () => {
+    // Failing, but history[0] is the last success: the failure came before a checksum (a build error).
+    const buildFailed = kustomization("broken");
+    (buildFailed.status as { conditions: Condition[] }).conditions[0] = {
       type: "Ready",
       status: "False",
-      reason: "HealthCheckFailed",
-      message: "health check failed",
+      reason: "BuildFailed",
+      message: "kustomize build failed",
       lastTransitionTime: "2026-11-20T10:00:00Z",
     };
-    expect(routineRevision(failing)).toBeNull();
-    expect(routineRevision(kustomization("paused", { suspend: true }))).toBeNull();
+    expect(routinePass(buildFailed)).toBeNull();
+    expect(routinePass(kustomization("paused", { suspend: true }))).toBeNull();
     const newRevision = kustomization("moving");
     (newRevision.status as Status).lastAttemptedRevision = "main@sha1:2222222222222222222222222222222222222222";
-    expect(routineRevision(newRevision)).toBeNull();
-    expect(routineRevision(kustomization("apps"))).toBe(REV);
+    expect(routinePass(newRevision)).toBeNull();
+    expect(routinePass(kustomization("apps"))).toEqual({ revision: REV, failed: null });
 
     const f = fleet([kustomization("apps")]);
     f.reconciles.setEnabled(true);
@@ -153,5 +188,34 @@ describe("routine reconciles", () => {
     const before = f.events.length;
     f.run(20 * 60_000, 1_000);
     expect(f.events.length).toBe(before);
+  });
+
+  it("retry a failing Kustomization's revision every retryInterval and fail the same way again; the collector keeps it failing", () => {
+    const failing = failingKustomization("apps");
+    expect(routinePass(failing)).toEqual({ revision: FAILED_REVISION, failed: { reason: "HealthCheckFailed", message: FAILURE } });
+    const f = fleet([failing]);
+    f.reconciles.setEnabled(true);
+    f.run(2 * 60_000 + 5_000);
+    const steps = f.events.filter((e) => e.version.name === "apps");
+    expect(steps).toHaveLength(5);
+    const [fetching, , , , done] = steps;
+    expect(condition(fetching, "Ready")).toMatchObject({ status: "Unknown", reason: "Progressing", message: "Reconciliation in progress" });
+    expect(condition(fetching, "Reconciling")!.message).toBe(`Fetching manifests for revision ${FAILED_REVISION} with a timeout of 10m0s`);
+    const ready = condition(done, "Ready")!;
+    expect(ready).toMatchObject({ status: "False", reason: "HealthCheckFailed", message: FAILURE });
+    expect(Date.parse(ready.lastTransitionTime)).toBeGreaterThan(Date.parse(condition(fetching, "Ready")!.lastTransitionTime));
+    expect(condition(done, "Reconciling")).toMatchObject({
+      status: "True",
+      reason: "ProgressingWithRetry",
+      message: `Running health checks for revision ${FAILED_REVISION} with a timeout of 10m0s`,
+    });
+    expect(condition(done, "Healthy")).toMatchObject({ status: "False", reason: "HealthCheckFailed" });
+    expect(statusOf(done)).toMatchObject({ lastAppliedRevision: REV, lastAttemptedRevision: FAILED_REVISION });
+    expect((statusOf(done).history as Status[])[0]).toMatchObject({ lastReconciledStatus: "HealthCheckFailed", totalReconciliations: 4 });
+    // What the collector makes of it: failing throughout, "retrying" while the retry runs.
+    expect(steps.map(verdict)).toEqual([
+      ...Array.from({ length: 4 }, () => ({ health: "failing", detail: "retrying" })),
+      { health: "failing", detail: null },
+    ]);
   });
 });

@@ -9,8 +9,10 @@
 //     lastTransitionTime), Reconciling gone, history[0]'s lastReconciled, duration and count moved.
 //   HelmRelease: Reconciling True "Fulfilling prerequisites" added → removed again (Ready stays True).
 //
-// Only healthy objects take part (a failing one's retries are another shape), each at a seed-fixed offset
-// within its interval, on the simulated clock. A mark per object (absolute fields, like churn marks) is
+// A failing Kustomization whose status.history[0] records the failure of its lastAttemptedRevision retries
+// it every spec.retryInterval (spec.interval without one) through the same steps, and fails again the same
+// way: Ready False with the same reason and message, Reconciling True `ProgressingWithRetry` (finalizeStatus).
+// Every object runs at a seed-fixed offset within its interval, on the simulated clock. A mark per object (absolute fields, like churn marks) is
 // applied over whatever the model says, so re-renders keep it; a churn change drops it.
 import { goDuration, hash32 } from "../fleet/random";
 import type { KubeObject } from "../contract";
@@ -34,6 +36,14 @@ export interface RoutineMark {
   passes: number;
   /** Simulated epoch ms the last pass finished (null: none yet). */
   finishedAt: number | null;
+  /** A failing Kustomization's retry: the failure it ends in again (Ready False's reason and message). */
+  failed?: { reason: string; message: string } | null;
+}
+
+/** What a pass that starts now is of: the revision, and for a retry the failure it repeats. */
+export interface RoutinePass {
+  revision: string;
+  failed: { reason: string; message: string } | null;
 }
 
 /** Simulated milliseconds from a pass's start to each of its steps (the last entry: the pass ends). */
@@ -123,6 +133,7 @@ export function applyRoutineMark(object: KubeObject, mark: RoutineMark): Status 
   }
   if (mark.finishedAt === null) return status;
   const took = mark.finishedAt - mark.startedAt;
+  if (mark.failed) return endRetry(status, object, mark, mark.failed, took, timeout);
   // Ready was Unknown during the pass: it flipped back at its end.
   setCondition(status, "Ready", "True", "ReconciliationSucceeded", `Applied revision: ${mark.revision}`, mark.finishedAt, generation, true);
   deleteCondition(status, "Reconciling");
@@ -133,35 +144,74 @@ export function applyRoutineMark(object: KubeObject, mark: RoutineMark): Status 
   status.lastAttemptedRevision = mark.revision;
   status.lastAppliedRevision = mark.revision;
   if (generation !== undefined) status.observedGeneration = generation;
-  const history = Array.isArray(status.history) ? (status.history as Status[]) : [];
-  if (history.length) {
-    const [first, ...rest] = history;
-    status.history = [
-      {
-        ...first,
-        lastReconciled: iso(mark.finishedAt),
-        lastReconciledDuration: goDuration(took),
-        lastReconciledStatus: "ReconciliationSucceeded",
-        totalReconciliations: Number(first.totalReconciliations ?? 1) + mark.passes,
-      },
-      ...rest,
-    ];
-  }
+  status.history = historyMoved(status, mark, took, "ReconciliationSucceeded");
   return status;
 }
 
-/** Whether an object as served now can start a routine pass, and of which revision (null: not now). */
-export function routineRevision(object: KubeObject): string | null {
+/** The end of a failed retry: the same failure again, as kustomize-controller's finalizeStatus leaves it. */
+function endRetry(
+  status: Status,
+  object: KubeObject,
+  mark: RoutineMark,
+  failed: { reason: string; message: string },
+  took: number,
+  timeout: string,
+): Status {
+  const generation = object.metadata.generation;
+  setCondition(status, "Ready", "False", failed.reason, failed.message, mark.finishedAt!, generation, true);
+  // Reconciling keeps the last step's message, its reason rewritten.
+  const lastStep = find(status, "Healthy") ? VERB.health : VERB.drift;
+  const message = `${lastStep} for revision ${mark.revision} with a timeout of ${timeout}`;
+  setCondition(status, "Reconciling", "True", "ProgressingWithRetry", message, mark.startedAt, generation);
+  if (find(status, "Healthy") && failed.reason === "HealthCheckFailed") {
+    setCondition(status, "Healthy", "False", failed.reason, failed.message, mark.finishedAt!, generation, true);
+  }
+  status.history = historyMoved(status, mark, took, null);
+  return status;
+}
+
+/** status.history with its first entry (the pass's revision) moved on by the passes made. */
+function historyMoved(status: Status, mark: RoutineMark, took: number, result: string | null): unknown {
+  const history = Array.isArray(status.history) ? (status.history as Status[]) : [];
+  if (!history.length) return status.history;
+  const [first, ...rest] = history;
+  return [
+    {
+      ...first,
+      lastReconciled: iso(mark.finishedAt!),
+      lastReconciledDuration: goDuration(took),
+      ...(result && { lastReconciledStatus: result }),
+      totalReconciliations: Number(first.totalReconciliations ?? 1) + mark.passes,
+    },
+    ...rest,
+  ];
+}
+
+const FAILED_RESULTS = new Set(["ReconciliationFailed", "HealthCheckFailed", "PruneFailed"]);
+
+/** Whether an object as served now can start a pass, and what of (null: not now). */
+export function routinePass(object: KubeObject): RoutinePass | null {
   const spec = (object.spec ?? {}) as Status;
   const status = (object.status ?? {}) as Status;
-  if (spec.suspend === true || find(status, "Ready")?.status !== "True") return null;
-  if (object.kind === "HelmRelease") return String(status.lastAttemptedRevision ?? "");
+  const ready = find(status, "Ready");
+  if (spec.suspend === true) return null;
+  if (object.kind === "HelmRelease")
+    return ready?.status === "True" ? { revision: String(status.lastAttemptedRevision ?? ""), failed: null } : null;
+  const first = (Array.isArray(status.history) ? (status.history as Status[]) : [])[0];
+  const firstRevision = (first?.metadata as Status | undefined)?.revision;
+  if (ready?.status === "False") {
+    // A retry: history[0] must record the failure of the revision last attempted.
+    const attempted = status.lastAttemptedRevision;
+    if (typeof attempted !== "string" || firstRevision !== attempted || !FAILED_RESULTS.has(String(first?.lastReconciledStatus)))
+      return null;
+    return { revision: attempted, failed: { reason: String(ready.reason ?? ""), message: String(ready.message ?? "") } };
+  }
+  if (ready?.status !== "True") return null;
   const applied = status.lastAppliedRevision;
   if (typeof applied !== "string" || applied === "" || status.lastAttemptedRevision !== applied) return null;
-  const first = (Array.isArray(status.history) ? (status.history as Status[]) : [])[0];
   // The pass updates history[0]: it must be the applied revision's entry.
-  if (first && (first.metadata as Status | undefined)?.revision !== applied) return null;
-  return applied;
+  if (first && firstRevision !== applied) return null;
+  return { revision: applied, failed: null };
 }
 
 /** The steps of one pass and when each begins (simulated ms after the start), then when it ends. */
@@ -229,8 +279,11 @@ class DueQueue {
   }
 }
 
+/** spec.interval, or for a failing object spec.retryInterval when it has one. */
 function intervalMsOf(object: KubeObject): number {
-  const text = ((object.spec ?? {}) as Status).interval;
+  const spec = (object.spec ?? {}) as Status;
+  const failing = find((object.status ?? {}) as Status, "Ready")?.status === "False";
+  const text = failing && spec.retryInterval ? spec.retryInterval : spec.interval;
   const m = typeof text === "string" ? /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text) : null;
   const ms = m && m[0] ? (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000 : 0;
   return ms > 0 ? ms : DEFAULT_INTERVAL_MS;
@@ -316,15 +369,16 @@ export class FleetReconciles {
     const object = served.object;
     const { steps, doneAt } = routineSteps(object);
     if (due.step === -1) {
-      const revision = routineRevision(object);
-      if (revision === null) {
+      const pass = routinePass(object);
+      if (pass === null) {
         nextPass(due.at);
         return false;
       }
       this.started++;
       cluster.store.routine(type, namespace, name, (previous) => ({
         step: steps[0][0],
-        revision,
+        revision: pass.revision,
+        failed: pass.failed,
         startedAt: due.at,
         stepAt: due.at,
         passes: previous?.passes ?? 0,
