@@ -1,12 +1,14 @@
 // npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]
-//                   [--browser-samples B] [--modes poll,watch] [--profile DIR]
+//                   [--reconcile-seconds S] [--browser-samples B] [--modes poll,watch] [--profile DIR]
 // Starts the fleet simulator (its own process, simulated time frozen: only the churn knob changes objects)
 // and runs the collector against it twice, each in a worker process of its own on a throw-away embedded
 // PostgreSQL: first in poll mode (60 s interval), then in watch mode. Per mode it prints the cold start
 // (every cluster listed, and watched in watch mode), the collector's CPU while nothing changes (watch mode:
 // the first 120 s, and the whole --idle-seconds window with every periodic facts and EKS read), change →
 // row latency under churn (--churn changes per second for --churn-seconds), changes made vs history rows
-// written (lost, doubled), peak RSS, requests and sockets per cluster, and change → visible in an open browser
+// written (lost, doubled), a real fleet's steady state (--reconcile-seconds of routine reconciles: every
+// Kustomization and HelmRelease reconciling on its interval, as Flux writes it; CPU, rows, no history row),
+// peak RSS, requests and sockets per cluster, and change → visible in an open browser
 // page (the production web app and headless Chromium, --browser-samples tabs, after the collector's own
 // figures: see scripts/lib/browser-latency.ts), and a restart (the collector stopped, a new process on the
 // history it stored: how long until it is live again, and that it writes nothing); then a baseline of `kubectl get
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     churn: { type: "string", default: "20" },
     "churn-seconds": { type: "string", default: "60" },
     "idle-seconds": { type: "string", default: "300" },
+    "reconcile-seconds": { type: "string", default: "120" },
     mode: { type: "string" },
     modes: { type: "string", default: "poll,watch" },
     profile: { type: "string" },
@@ -56,6 +59,7 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(
     "usage: npm run bench -- [--clusters N] [--objects M] [--churn R] [--churn-seconds S] [--idle-seconds S] [--concurrency C] [--baseline-sample K]\n" +
+      "                        [--reconcile-seconds S] (0: no routine reconciles phase)\n" +
       "                        [--browser-samples B] (0: no browser phase) [--modes poll,watch] (which modes to run)\n" +
       "                        [--profile DIR] (a CPU profile per mode and phase, and a heap snapshot, for DevTools)",
   );
@@ -70,13 +74,19 @@ if (!Number.isInteger(browserSamples) || browserSamples < 0) throw new Error("--
 const churnRate = Number(values.churn);
 const churnSeconds = Number(values["churn-seconds"]);
 const idleSeconds = Number(values["idle-seconds"]);
+const reconcileSeconds = Number(values["reconcile-seconds"]);
 for (const [name, v] of Object.entries({ clusters, objects, concurrency, baselineSample })) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer`);
 }
 const modes = values.modes.split(",").map((m) => m.trim());
 if (!modes.length || modes.some((m) => m !== "poll" && m !== "watch"))
   throw new Error("--modes is a list of poll and watch, e.g. poll,watch");
-for (const [name, v] of Object.entries({ churn: churnRate, "churn-seconds": churnSeconds, "idle-seconds": idleSeconds })) {
+for (const [name, v] of Object.entries({
+  churn: churnRate,
+  "churn-seconds": churnSeconds,
+  "idle-seconds": idleSeconds,
+  "reconcile-seconds": reconcileSeconds,
+})) {
   if (!Number.isFinite(v) || v < 0) throw new Error(`--${name} must be a number ≥ 0`);
 }
 /** The worker's compiled copy of this file (inside the repository, so that it finds node_modules). */
@@ -184,6 +194,7 @@ async function main() {
     if (simPid) args.push("--sim-pid", String(simPid));
     args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
     args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
+    args.push("--reconcile-seconds", String(reconcileSeconds));
     if (values.profile) args.push("--profile", path.resolve(values.profile));
     const { code, resultLine } = await runWorkerProcess(args, workerEnv, (line) => {
       if (line.startsWith("  ")) console.log(line);
@@ -288,6 +299,19 @@ interface RestartFigures {
   machine: MachineShares | null;
 }
 
+/** A real fleet's steady state: the simulator's routine reconciles on, the collector at work as deployed. */
+interface ReconcileFigures {
+  seconds: number;
+  /** Status writes the fleet made (each a watch event), and the passes begun in the window. */
+  statusWrites: number;
+  passesStarted: number;
+  cpuCores: number;
+  /** Objects whose stored row changed in the window (at least once). */
+  objectsWritten: number;
+  /** History rows written in the window: 0 expected (a routine reconcile or a retry is not a change). */
+  historyRows: number;
+}
+
 /** What each mode reports (the `poll` and `watch` objects of the last line). */
 interface ModeFigures {
   coldStartSeconds: number;
@@ -335,6 +359,8 @@ interface ModeFigures {
   coldStartMachine: MachineShares | null;
   /** Null when the restarted process failed (it says why on stderr). */
   restart: RestartFigures | null;
+  /** Null when the phase was skipped (--reconcile-seconds 0). */
+  reconciles: ReconcileFigures | null;
 }
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
@@ -733,6 +759,47 @@ async function workerMain(dir: string) {
     );
   }
 
+  // --- routine reconciles -------------------------------------------------------------------------------
+  // A real fleet is never quiet: every Kustomization and HelmRelease reconciles on its interval and writes
+  // its status as it goes. What that costs, and that none of it is a history row.
+  phase = "reconciles";
+  let reconciles: ReconcileFigures | null = null;
+  if (controlUrl && reconcileSeconds > 0) {
+    const from = (await db.query<{ id: string }>(`SELECT COALESCE(max(id), 0)::text AS id FROM flux_object_transition`)).rows[0].id;
+    const startedAt = new Date();
+    const switchTo = (enabled: boolean) =>
+      control<{ started: number; writes: number }>(`${controlUrl}/reconciles`, { method: "POST", body: JSON.stringify({ enabled }) });
+    const before = await switchTo(true);
+    const cpu0 = process.cpuUsage();
+    const t0 = Date.now();
+    await profiled(mode, "reconciles", () => cyclesFor(reconcileSeconds));
+    const after = await switchTo(false);
+    const seconds = (Date.now() - t0) / 1000;
+    const cpuCores = cpuSince(cpu0) / seconds;
+    // What the last seconds delivered is flushed (watch mode) or was read by the last cycle (poll mode).
+    await sleep(2000);
+    const { rows: written } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM flux_object WHERE "updatedAt" >= $1`, [
+      startedAt,
+    ]);
+    const { rows: history } = await db.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM flux_object_transition WHERE id > $1::bigint`,
+      [from],
+    );
+    reconciles = {
+      seconds: round(seconds, 1),
+      statusWrites: after.writes - before.writes,
+      passesStarted: after.started - before.started,
+      cpuCores: round(cpuCores, 4),
+      objectsWritten: Number(written[0].n),
+      historyRows: Number(history[0].n),
+    };
+    console.log(
+      `  routine reconciles for ${reconciles.seconds} s (every Kustomization and HelmRelease on its interval, written as Flux writes it): ` +
+        `${reconciles.statusWrites} status writes (${(reconciles.statusWrites / seconds).toFixed(0)}/s) in ${reconciles.passesStarted} passes; ` +
+        `collector CPU ${reconciles.cpuCores.toFixed(4)} cores; ${reconciles.objectsWritten} objects rewritten, ${reconciles.historyRows} history rows`,
+    );
+  }
+
   clearInterval(sampler);
   const peakRssMB = Math.round(peakRss / 1024 / 1024);
   console.log(
@@ -845,6 +912,7 @@ async function workerMain(dir: string) {
       mode === "watch" ? "TCP sockets open at the end of the run, per cluster" : "not counted (keep-alive agents per cluster)",
     coldStartMachine,
     restart,
+    reconciles,
   };
   const legacy = {
     clusters: storedClusters,

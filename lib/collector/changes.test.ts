@@ -456,3 +456,56 @@ describe("a failing Kustomization's retry keeps the failure it retries, and writ
     expect(step(recovered, ready).transitions.map((t) => [t.previousHealth, t.cared.health])).toEqual([["failing", "ready"]]);
   });
 });
+
+describe("without status.history (kustomize-controller before v1.5), what was stored says how the last reconcile ended", () => {
+  const FAILURE = "health check failed after 5m0.04s: timeout waiting for: [Deployment/apps/podinfo status: 'InProgress']";
+  const withoutHistory = (ready: Record<string, string>, reconciling?: string): FluxObjectRecord => {
+    const object = healthyKustomization("apps");
+    const status = object.status as Record<string, unknown>;
+    status.conditions = [
+      { type: "Ready", lastTransitionTime: "2026-11-23T12:00:00Z", ...ready },
+      ...(reconciling ? [{ type: "Reconciling", status: "True", reason: "Progressing", message: reconciling }] : []),
+    ];
+    return toFluxObject("Kustomization", object);
+  };
+  const inProgress = withoutHistory(
+    { status: "Unknown", reason: "Progressing", message: "Reconciliation in progress" },
+    `Detecting drift for revision ${APPLIED_REVISION} with a timeout of 10m0s`,
+  );
+  const ready = withoutHistory({ status: "True", reason: "ReconciliationSucceeded", message: `Applied revision: ${APPLIED_REVISION}` });
+  const failing = withoutHistory({ status: "False", reason: "HealthCheckFailed", message: FAILURE });
+  const step = (known: Map<string, KnownObject>, record: FluxObjectRecord) => {
+    const plan = planWatchedChanges(known, [record], [], T1);
+    applyPlan(known, plan, new Map());
+    return plan;
+  };
+
+  it("a ready one's reconcile of its applied revision stays ready; a failing one's retry stays failing with its failure", () => {
+    // On its own the object cannot say: progressing.
+    expect(inProgress.health).toBe("progressing");
+    const known = remember([ready]);
+    for (const record of [inProgress, ready, inProgress, ready]) expect(step(known, record).transitions).toEqual([]);
+    expect(step(known, inProgress).upserts[0].record).toMatchObject({ health: "ready", healthDetail: "reconciling" });
+
+    const broken = remember([failing]);
+    for (const record of [inProgress, failing]) {
+      const plan = step(broken, record);
+      expect(plan.transitions).toEqual([]);
+      expect(plan.upserts[0]?.record ?? broken.get("Kustomization/flux-system/apps")!.cared).toMatchObject({
+        health: "failing",
+        readyReason: "HealthCheckFailed",
+        readyMessage: FAILURE,
+      });
+    }
+  });
+
+  it("first seen in the middle of one, or on a new revision, it is progressing", () => {
+    expect(planObjectWrites(new Map(), [inProgress], ALL, T0).upserts[0].record.health).toBe("progressing");
+    const known = remember([ready]);
+    const next = withoutHistory(
+      { status: "Unknown", reason: "Progressing", message: "Reconciliation in progress" },
+      `Fetching manifests for revision main@sha1:2222222222222222222222222222222222222222 with a timeout of 10m0s`,
+    );
+    expect(step(known, next).transitions.map((t) => t.cared.health)).toEqual(["progressing"]);
+  });
+});

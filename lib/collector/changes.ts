@@ -4,6 +4,7 @@
 import { keptObject } from "../db/kept-object";
 import type { KnownObject, ObjectPlan } from "../db/types";
 import { normaliseMessage } from "../fleet/normalise";
+import { reconcileInProgress } from "../fleet/status";
 import { caredFields, contentHash, objectKey, type CaredFields } from "../kube/flux";
 import type { CollectedKind, FluxObjectRecord } from "../kube/types";
 
@@ -158,14 +159,26 @@ export function planObjectWrites(
 }
 
 /**
- * A failing Kustomization's retry in progress ("failing · retrying") keeps the Ready status, reason and
- * message of the failure it retries: Ready reads "Reconciliation in progress" until the retry ends, and the
- * failure is what a person needs meanwhile (and what the retry's result is compared with). The conditions
- * stay as listed.
+ * A Kustomization's reconcile in progress of the revision it was last seen settled on keeps that verdict.
+ * A failing one's retry ("failing · retrying") keeps the Ready status, reason and message of the failure it
+ * retries: Ready reads "Reconciliation in progress" until the retry ends, and the failure is what a person
+ * needs meanwhile (and what the retry's result is compared with). Where status.history cannot say how the
+ * last reconcile ended (kustomize-controller before v1.5 keeps none), what was stored before says it: ready
+ * stays ready ("reconciling"), failing stays failing ("retrying"). The conditions stay as listed.
  */
 export function withSettledReady(record: FluxObjectRecord, before: KnownObject | undefined): FluxObjectRecord {
-  if (record.healthDetail !== "retrying" || !before || before.deleted || before.cared.health !== "failing") return record;
-  if (before.cared.attemptedRevision !== record.attemptedRevision) return record;
+  if (!before || before.deleted || before.cared.attemptedRevision !== record.attemptedRevision) return record;
+  const settled = before.cared.health;
+  if (record.health === "progressing" && !record.history?.length && before.cared.appliedRevision === record.appliedRevision) {
+    const revision = reconcileInProgress(record);
+    if (!revision || revision !== record.attemptedRevision) return record;
+    const observed = record.generation == null || record.observedGeneration === record.generation;
+    if (settled === "ready" && revision === record.appliedRevision && observed)
+      return { ...record, health: "ready", healthDetail: "reconciling" };
+    if (settled !== "failing") return record;
+    record = { ...record, health: "failing", healthDetail: "retrying" };
+  }
+  if (record.healthDetail !== "retrying" || settled !== "failing") return record;
   const { readyStatus, readyReason, readyMessage } = before.cared;
   return { ...record, readyStatus, readyReason, readyMessage };
 }

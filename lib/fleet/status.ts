@@ -104,7 +104,7 @@ export function retryReconcile(input: ObjectStatusInput): boolean {
 }
 
 /** The revision a Kustomization's reconcile in progress is of (Ready Unknown, Reconciling True); null otherwise. */
-function reconcileInProgress(input: ObjectStatusInput): string | null {
+export function reconcileInProgress(input: Pick<ObjectStatusInput, "kind" | "conditions">): string | null {
   if (input.kind !== "Kustomization") return null;
   const ready = find(input.conditions, "Ready");
   if (ready?.status !== "Unknown" || ready.reason !== "Progressing") return null;

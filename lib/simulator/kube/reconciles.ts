@@ -12,7 +12,8 @@
 // A failing Kustomization whose status.history[0] records the failure of its lastAttemptedRevision retries
 // it every spec.retryInterval (spec.interval without one) through the same steps, and fails again the same
 // way: Ready False with the same reason and message, Reconciling True `ProgressingWithRetry` (finalizeStatus).
-// Every object runs at a seed-fixed offset within its interval, on the simulated clock. A mark per object (absolute fields, like churn marks) is
+// Every object runs at a seed-fixed offset within its interval, on the simulated clock (on the real one while
+// the simulated clock is frozen: the model's scenarios stop, its controllers do not). A mark per object (absolute fields, like churn marks) is
 // applied over whatever the model says, so re-renders keep it; a churn change drops it.
 import { goDuration, hash32 } from "../fleet/random";
 import type { KubeObject } from "../contract";

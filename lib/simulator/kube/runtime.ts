@@ -109,7 +109,10 @@ export class FleetRuntime implements RuntimeInfo {
       load: () => this.ensureSynced(cluster.name),
     }));
     this.churn = new FleetChurn(changing, model.seed, () => options.clock.now());
-    this.reconciles = new FleetReconciles(changing, model.seed, () => options.clock.now());
+    // Controllers keep reconciling when the model's clock is frozen (benchmarks, tests): their passes then
+    // run on the real clock.
+    const reconcileNow = () => (options.clock.speed > 0 ? options.clock.now() : Math.max(options.clock.now(), Date.now()));
+    this.reconciles = new FleetReconciles(changing, model.seed, reconcileNow);
   }
 
   // --- RuntimeInfo ---------------------------------------------------------------------------------
