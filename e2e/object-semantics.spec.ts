@@ -1,8 +1,9 @@
 // Objects as the Flux controllers really leave them, as a person sees them: a static OCI HelmRepository is
 // healthy with an empty status, a HelmRelease no controller picked up says so (and is a problem), a drifted
 // release shows its drift and DriftDetected Event without counting as failing, the stalled upgrade reads
-// "deployed · failed", a cluster's first poll leaves no timeline noise, the source chain shows each link,
-// and a removed release's page answers from history with its Events.
+// "deployed · failed", a cluster's first poll leaves no timeline noise, a routine reconcile (Ready Unknown and
+// back) neither, the source chain shows each link, and a removed release's page answers from history with
+// its Events.
 // The simulator clock starts stopped; this spec moves it to 1 min 50 s, before the bad commit at 2:00 that
 // triage.spec.ts (which runs later and measures from its own start) expects to see.
 import { expect, test, type Page } from "@playwright/test";
@@ -120,6 +121,28 @@ test("a drifted HelmRelease shows its drift and DriftDetected Event, and counts 
   await expect(drift.locator(`a[href="${url}"]`)).toBeVisible();
   await expect(page.getByTestId("failures-totals")).toContainText("drifted");
   await shot(page, "drift-filter");
+});
+
+test("a Kustomization in its routine reconcile stays ready, says it is reconciling, and leaves no timeline entry", async ({ page }) => {
+  // kustomize-controller flips Ready to Unknown at the start of every reconcile and back at its end.
+  const r = SEMANTICS.routineReconcile;
+  const url = objectUrl(spoke(r.spoke), "kustomization", "flux-system", r.name);
+  const health = page.getByTestId("object-health");
+  await advanceTo(r.from + 5_000);
+  await eventually(page, url, async () => {
+    await expect(health.locator('[data-health-detail="reconciling"]')).toHaveText(/reconciling/, { timeout: 1000 });
+  });
+  await expect(health.locator('[data-health="ready"]')).toBeVisible();
+  await expect(page.getByTestId("notice-reconciling")).toContainText("Reconciling the revision it applied");
+  await shot(page, "routine-reconcile");
+  await advanceTo(r.until + 2_000);
+  await eventually(page, url, async () => {
+    await expect(health.locator('[data-health-detail="reconciling"]')).toHaveCount(0, { timeout: 1000 });
+  });
+  await expect(health.locator('[data-health="ready"]')).toBeVisible();
+  // Ready went Unknown and back: nothing but the first poll's entry.
+  await expect(page.getByTestId("timeline").locator('li[data-type="transition"]:not([data-change="first-seen"])')).toHaveCount(0);
+  await expect(page.getByTestId("timeline").locator('li[data-type="transition"][data-change="first-seen"]')).toHaveCount(1);
 });
 
 test("a removed release's page answers from history, with the Events kept after it was gone", async ({ page }) => {

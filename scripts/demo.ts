@@ -26,6 +26,9 @@ const { values: args } = parseArgs({
     // Real time by default: timestamps then match the wall clock. Faster speeds play the scenarios
     // sooner, but simulated times run ahead of the clock.
     speed: { type: "string", default: "1" },
+    // Flux's controllers reconcile every object again on its interval, writing its status as they go: a
+    // real fleet is never quiet ("off": only the scenarios change objects).
+    reconciles: { type: "string", default: "on" },
     // The development server instead of the production build: for changing the code while it runs.
     dev: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
 });
 
 async function main() {
+  if (args.reconciles !== "on" && args.reconciles !== "off") throw new Error(`--reconciles is on or off, got "${args.reconciles}"`);
   const settings = env();
   // Refuse to serve the fleet without sign-in on a network address (one line, exit 1).
   enforceSafeAuthConfig(settings);
@@ -58,6 +62,7 @@ async function main() {
     seed: Number(args.seed),
     speed: Number(args.speed),
     argocdSpokes: Number(args["argocd-spokes"]),
+    reconciles: args.reconciles === "on",
   });
   let stopping = false;
   const stopAll = async () => {

@@ -3,9 +3,9 @@ import { objectKey, toFluxObject } from "../kube/flux";
 import { createFleetModel } from "../simulator/fleet/index";
 import type { FluxObjectRecord } from "../kube/types";
 import type { KnownObject } from "../db/types";
-import { applyRoutineMark, type RoutineMark } from "../simulator/kube/reconciles";
+import { applyRoutineMark, type RoutineMark } from "../simulator/fleet/reconcile-pass";
 import { APPLIED_REVISION, healthyKustomization } from "../simulator/kube/test-objects";
-import { applyPlan, changedFields, healthCounts, planObjectWrites, planWatchedChanges } from "./changes";
+import { applyPlan, changedFields, changesWhatPagesShow, healthCounts, planObjectWrites, planWatchedChanges } from "./changes";
 
 function makeKustomization(
   opts: {
@@ -507,5 +507,49 @@ describe("without status.history (kustomize-controller before v1.5), what was st
       `Fetching manifests for revision main@sha1:2222222222222222222222222222222222222222 with a timeout of 10m0s`,
     );
     expect(step(known, next).transitions.map((t) => t.cared.health)).toEqual(["progressing"]);
+  });
+});
+
+describe("changesWhatPagesShow (which writes are worth a notification to every open page)", () => {
+  const now = new Date("2026-11-23T12:00:10Z");
+  const routine = (step: RoutineMark["step"], lastReconciled: string) =>
+    toFluxObject("Kustomization", {
+      ...healthyKustomization("apps", { history: true }),
+      status: applyRoutineMark(healthyKustomization("apps", { history: true }), {
+        step,
+        revision: APPLIED_REVISION,
+        startedAt: Date.parse(lastReconciled) - 2_500,
+        stepAt: Date.parse(lastReconciled) - 2_500,
+        passes: step ? 0 : 1,
+        finishedAt: step ? null : Date.parse(lastReconciled),
+      }),
+    });
+  const plan = (known: Map<string, KnownObject>, record: FluxObjectRecord) => planWatchedChanges(known, [record], [], T1);
+
+  it("a routine reconcile's rewrites are not; a new result, a new object, a deletion and drift are", () => {
+    const known = remember([toFluxObject("Kustomization", healthyKustomization("apps", { history: true }))]);
+    for (const record of [routine("fetching", "2026-11-23T12:00:00Z"), routine(null, "2026-11-23T12:00:02Z")]) {
+      const p = plan(known, record);
+      expect(p.upserts).toHaveLength(1);
+      expect(changesWhatPagesShow(p, known, now)).toBe(false);
+      applyPlan(known, p, new Map());
+    }
+    const failed = makeKustomization({
+      revision: APPLIED_REVISION,
+      ready: "False",
+      reason: "HealthCheckFailed",
+      message: "health check failed",
+    });
+    expect(changesWhatPagesShow(plan(known, failed), known, now)).toBe(true);
+    expect(changesWhatPagesShow(plan(known, makeKustomization({ name: "new-one" })), known, now)).toBe(true);
+    expect(changesWhatPagesShow(planWatchedChanges(known, [], ["Kustomization/flux-system/apps"], T1), known, now)).toBe(true);
+    expect(changesWhatPagesShow({ upserts: [], transitions: [], deletions: [] }, known, now)).toBe(false);
+  });
+
+  it("a stale Kustomization reconciled again is (it stops being stale on every page)", () => {
+    const stale = healthyKustomization("apps", { history: true });
+    (stale.status as { history: Record<string, unknown>[] }).history[0].lastReconciled = "2026-11-23T10:00:00Z";
+    const known = remember([toFluxObject("Kustomization", stale)]);
+    expect(changesWhatPagesShow(plan(known, routine(null, "2026-11-23T12:00:02Z")), known, now)).toBe(true);
   });
 });

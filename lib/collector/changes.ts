@@ -4,7 +4,7 @@
 import { keptObject } from "../db/kept-object";
 import type { KnownObject, ObjectPlan } from "../db/types";
 import { normaliseMessage } from "../fleet/normalise";
-import { reconcileInProgress } from "../fleet/status";
+import { effectiveHealth, reconcileInProgress } from "../fleet/status";
 import { caredFields, contentHash, objectKey, type CaredFields } from "../kube/flux";
 import type { CollectedKind, FluxObjectRecord } from "../kube/types";
 
@@ -181,6 +181,32 @@ export function withSettledReady(record: FluxObjectRecord, before: KnownObject |
   if (record.healthDetail !== "retrying" || settled !== "failing") return record;
   const { readyStatus, readyReason, readyMessage } = before.cared;
   return { ...record, readyStatus, readyReason, readyMessage };
+}
+
+/**
+ * Whether a plan changes what the fleet's pages show — a history row, an object added or gone, a new health,
+ * drift found or gone, a stale object reconciled again — or only rewrites objects the way a routine
+ * reconcile does (its last reconcile time, its conditions, "reconciling" beside "ready"). Only the former
+ * is worth telling every open page about: in a real fleet every cluster rewrites an object every few
+ * seconds. Call it before applyPlan (it compares with what was stored).
+ */
+export function changesWhatPagesShow(plan: ObjectPlan, known: ReadonlyMap<string, KnownObject>, now: Date): boolean {
+  if (plan.transitions.length || plan.deletions.length) return true;
+  return plan.upserts.some(({ key, record }) => {
+    const before = known.get(key);
+    if (!before || before.deleted || before.cared.health !== record.health) return true;
+    if ((before.cared.healthDetail === "drifted") !== (record.healthDetail === "drifted")) return true;
+    const wasStale =
+      effectiveHealth({
+        stored: record.health,
+        kind: record.kind,
+        intervalSeconds: record.intervalSeconds,
+        lastReconcileAt: before.lastReconcileAt,
+        clusterReachable: true,
+        now,
+      }) === "stale";
+    return wasStale && record.lastReconcileAt !== before.lastReconcileAt;
+  });
 }
 
 /** metadata.creationTimestamp when it is a sane time not after the poll; the poll time otherwise. */

@@ -36,7 +36,7 @@ import { eventSignature, loadEventSignatures, upsertEvents } from "../db/writes/
 import { loadKnownObjects, writeObjectPlan, writeObjectTargets } from "../db/writes/flux-objects";
 import { upsertNodes } from "../db/writes/nodes";
 import { finishRun, markNudgesHandled, objectHealthTotals, pendingNudges, pruneHistory, startRun } from "../db/writes/housekeeping";
-import { applyPlan, healthCounts, planObjectWrites } from "./changes";
+import { applyPlan, changesWhatPagesShow, healthCounts, planObjectWrites } from "./changes";
 import { pollEvents, type ProvisionerRef } from "./events";
 import { connectCluster, type ConnectionContext } from "./clients";
 import { discoverFleet, SecretStore, type DiscoveryResult } from "./discovery";
@@ -745,9 +745,10 @@ export class Collector {
       const pollTime = at.toISOString();
       const firstPoll = state.known.size === 0 && !cluster.lastSuccessAt;
       const plan = planObjectWrites(state.known, poll.records, poll.listedKinds, pollTime, firstPoll);
+      const visible = changesWhatPagesShow(plan, state.known, at);
       const written = await writeObjectPlan(this.db, cluster.id, plan, state.known, pollTime);
       applyPlan(state.known, plan, written.ids);
-      if (written.rowsWritten) this.markChanged(cluster.name);
+      if (written.rowsWritten && visible) this.markChanged(cluster.name);
       rowsWritten += written.rowsWritten;
       historyRows += written.transitions;
       if (cluster.role === "hub") rowsWritten += await this.writeTargets(cluster.id, poll.records, poll.listedKinds);

@@ -17,7 +17,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type pg from "pg";
 import type { ProvisionerRef } from "./events";
 import { aboutProvisioner, keepFluxEvent, keepNodeEvent, pollEvents } from "./events";
-import { applyPlan, healthCounts, planWatchedChanges } from "./changes";
+import { applyPlan, changesWhatPagesShow, healthCounts, planWatchedChanges } from "./changes";
 import { fluxVersionOf, pollKube, type ServedVersionsCache } from "./poll";
 import type { CollectorMetrics } from "./metrics";
 import { objectTargets } from "./targets";
@@ -331,6 +331,7 @@ export class ClusterSession {
     }
     try {
       const plan = planWatchedChanges(state.known, changed, deleted, pollTime, this.firstPoll);
+      const visible = changesWhatPagesShow(plan, state.known, at);
       const written = await writeObjectPlan(this.ctx.db, this.cluster.id, plan, state.known, pollTime);
       applyPlan(state.known, plan, written.ids);
       this.firstPoll = false;
@@ -341,7 +342,8 @@ export class ClusterSession {
       }
       if (written.rowsWritten) {
         this.successChanged = true;
-        this.ctx.changed(this.cluster);
+        // A routine reconcile's rewrite is not worth a notification to every open page.
+        if (visible) this.ctx.changed(this.cluster);
       }
     } catch (err) {
       // Not written: keep them for the next flush, unless a newer state arrived meanwhile.

@@ -5,11 +5,13 @@
 //   `status: {observedGeneration: -1}` forever, and one picked up normally (new → progressing → ready);
 // - a HelmRelease in drift warn mode that drifts: Ready stays True, Drifted=True, DriftDetected Warnings;
 // - a HelmRelease removed during the run, whose Events (uninstall, chart deleted) outlive it;
-// - a HelmRepository that cannot fetch its index while the HelmChart and HelmRelease it feeds stay Ready.
+// - a HelmRepository that cannot fetch its index while the HelmChart and HelmRelease it feeds stay Ready;
+// - a Kustomization caught in its routine reconcile (Ready Unknown for its health checks, then True again).
 // Spokes by index (never the roles of spokes 1, 7, 9 and 10): see SEMANTICS and docs/simulator-scenarios.md.
 import type { KubeObject } from "../contract";
 import { FLUX_NS, SOURCE_API, condition, event, helmChart, helmRelease, meta, type Condition, type ObjectIdentity } from "./flux";
 import { hex, iso } from "./random";
+import { applyRoutineMark, routinePass, routineSteps, type RoutineMark } from "./reconcile-pass";
 import type { SpokePlan } from "./spoke";
 import { DAY, HOUR, MINUTE, SECOND } from "./timeline";
 
@@ -32,6 +34,8 @@ export const SEMANTICS = {
   added: { spoke: 5, createdAt: 8 * MINUTE, pickedUpAfter: 20 * SECOND, installedAfter: 55 * SECOND },
   /** prometheus-community's index cannot be fetched here (429) since this time; what it fed stays Ready. */
   failingRepository: { spoke: 5, name: "prometheus-community", since: -35 * MINUTE, retryEvery: 15 * MINUTE },
+  /** infra-configs reconciles its applied revision here, slowly (health checks), over this window. */
+  routineReconcile: { spoke: 2, name: "infra-configs", from: 75 * SECOND, until: 100 * SECOND },
 } as const;
 
 const EVENT_TTL = HOUR;
@@ -57,6 +61,7 @@ export function objectSemanticsChangeTimes(index: number): number[] {
     const a = SEMANTICS.added;
     times.push(a.createdAt, a.createdAt + a.pickedUpAfter, a.createdAt + a.installedAfter, a.createdAt + a.installedAfter + EVENT_TTL + 1);
   }
+  if (index === SEMANTICS.routineReconcile.spoke) times.push(SEMANTICS.routineReconcile.from, SEMANTICS.routineReconcile.until);
   if (index === SEMANTICS.failingRepository.spoke) {
     const f = SEMANTICS.failingRepository;
     for (let k = 0; k <= 96; k++) times.push(f.since + k * f.retryEvery, f.since + k * f.retryEvery + EVENT_TTL + 1);
@@ -81,6 +86,27 @@ export function applyObjectSemantics(plan: SpokePlan, t: number, out: KubeObject
   if (hasEksCharts && index === SEMANTICS.unclaimed.spoke) out.push(unclaimedRelease(plan, id));
   if (hasEksCharts && index === SEMANTICS.added.spoke) addedRelease(plan, id, rel, out, events);
   if (index === SEMANTICS.failingRepository.spoke) failingRepository(plan, id, rel, out, events);
+  if (index === SEMANTICS.routineReconcile.spoke) routineReconcile(plan, rel, out);
+}
+
+/**
+ * kustomize-controller's routine reconcile of the revision already applied (see reconcile-pass.ts): Ready
+ * Unknown "Reconciliation in progress" while it runs (here its last step, the health checks, for 25 s), Ready
+ * True again with a new transition time at its end, history[0] moved on.
+ */
+function routineReconcile(plan: SpokePlan, rel: number, out: KubeObject[]) {
+  const r = SEMANTICS.routineReconcile;
+  const ks = find(out, "Kustomization", FLUX_NS, r.name);
+  const pass = ks && rel >= r.from ? routinePass(ks) : null;
+  if (!ks || !pass || pass.failed) return;
+  const { steps } = routineSteps(ks);
+  const startedAt = plan.epoch + r.from;
+  const [lastStep, lastStepAt] = steps[steps.length - 1];
+  const mark: RoutineMark =
+    rel < r.until
+      ? { step: lastStep, revision: pass.revision, startedAt, stepAt: startedAt + lastStepAt, passes: 0, finishedAt: null }
+      : { step: null, revision: pass.revision, startedAt, stepAt: startedAt, passes: 1, finishedAt: plan.epoch + r.until };
+  ks.status = applyRoutineMark(ks, mark);
 }
 
 /**

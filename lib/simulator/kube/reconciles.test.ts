@@ -6,7 +6,8 @@ import type { FluxKind } from "../../kube/types";
 import type { KubeObject } from "../contract";
 import type { ChurnCluster } from "./churn";
 import { FleetChurn } from "./churn";
-import { FleetReconciles, routinePass } from "./reconciles";
+import { routinePass } from "../fleet/reconcile-pass";
+import { FleetReconciles } from "./reconciles";
 import { ClusterStore, type StoreEvent } from "./store";
 import { APPLIED_REVISION, healthyHelmRelease, healthyKustomization } from "./test-objects";
 
@@ -177,14 +178,17 @@ describe("routine reconciles", () => {
     expect(f.reconciles.state()).toMatchObject({ started: 1, finished: 0 });
   });
 
-  it("are off until enabled, and turning them off stops them", () => {
+  it("are off until enabled, and turning them off ends the passes in progress and stops them", () => {
     const f = fleet([kustomization("apps"), helmRelease("podinfo")]);
     f.run(20 * 60_000, 1_000);
     expect(f.events).toHaveLength(0);
     f.reconciles.setEnabled(true);
-    f.run(20 * 60_000, 1_000);
-    expect(f.events.length).toBeGreaterThan(0);
+    const last = () => f.events.filter((e) => e.version.name === "apps").at(-1);
+    // Until the Kustomization is in the middle of a pass, then off: the pass ends at once, not half-way.
+    while (!last() || condition(last()!, "Ready")!.status !== "Unknown") f.run(100);
     f.reconciles.setEnabled(false);
+    expect(condition(last()!, "Ready")).toMatchObject({ status: "True", reason: "ReconciliationSucceeded" });
+    expect(condition(last()!, "Reconciling")).toBeUndefined();
     const before = f.events.length;
     f.run(20 * 60_000, 1_000);
     expect(f.events.length).toBe(before);

@@ -1,228 +1,19 @@
-// Routine reconciles: a real fleet is never quiet. Every Kustomization and HelmRelease is reconciled again
-// every spec.interval, and its controller writes its status as it goes whether anything changed or not
-// (kustomize-controller v1.9 `reconcile`, helm-controller v1.6 `reconcileRelease`), each write one MODIFIED
-// event for every watcher:
-//
-//   Kustomization: Ready Unknown "Reconciliation in progress" + Reconciling "Fetching manifests for revision R
-//     with a timeout of T" → "Building manifests …" (lastAttemptedRevision R) → "Detecting drift …" → with
-//     health checks, "Running health checks …" (Healthy Unknown) → Ready True "Applied revision: R" (a new
-//     lastTransitionTime), Reconciling gone, history[0]'s lastReconciled, duration and count moved.
-//   HelmRelease: Reconciling True "Fulfilling prerequisites" added → removed again (Ready stays True).
-//
-// A failing Kustomization whose status.history[0] records the failure of its lastAttemptedRevision retries
-// it every spec.retryInterval (spec.interval without one) through the same steps, and fails again the same
-// way: Ready False with the same reason and message, Reconciling True `ProgressingWithRetry` (finalizeStatus).
-// Every object runs at a seed-fixed offset within its interval, on the simulated clock (on the real one while
-// the simulated clock is frozen: the model's scenarios stop, its controllers do not). A mark per object (absolute fields, like churn marks) is
-// applied over whatever the model says, so re-renders keep it; a churn change drops it.
-import { goDuration, hash32 } from "../fleet/random";
+// Routine reconciles: a real fleet is never quiet. Every Kustomization and HelmRelease of the reachable
+// clusters is reconciled again every spec.interval (a failing Kustomization retried every retryInterval),
+// its status written step by step as fleet/reconcile-pass.ts describes, each write one MODIFIED event for
+// every watcher. Every object runs at a seed-fixed offset within its interval, on the simulated clock (on the
+// real one while the simulated clock is frozen: the model's scenarios stop, its controllers do not). A churn
+// change drops an object's mark.
+import { hash32 } from "../fleet/random";
+import { durationSeconds, routinePass, routineSteps } from "../fleet/reconcile-pass";
 import type { KubeObject } from "../contract";
 import type { ChurnCluster } from "./churn";
 import type { ResourceType } from "./registry";
 
 type Status = Record<string, unknown>;
-type Condition = Record<string, unknown>;
-
-export type RoutineStep = "fetching" | "building" | "drift" | "health" | "prerequisites";
-
-/** Where one object's routine reconcile stands: a step in progress, or (step null) the last pass done. */
-export interface RoutineMark {
-  step: RoutineStep | null;
-  /** The revision the pass is of (a Kustomization's lastAppliedRevision when it began). */
-  revision: string;
-  /** Simulated epoch ms: when the pass began and when its current step began. */
-  startedAt: number;
-  stepAt: number;
-  /** Passes finished so far (added to history[0].totalReconciliations). */
-  passes: number;
-  /** Simulated epoch ms the last pass finished (null: none yet). */
-  finishedAt: number | null;
-  /** A failing Kustomization's retry: the failure it ends in again (Ready False's reason and message). */
-  failed?: { reason: string; message: string } | null;
-}
-
-/** What a pass that starts now is of: the revision, and for a retry the failure it repeats. */
-export interface RoutinePass {
-  revision: string;
-  failed: { reason: string; message: string } | null;
-}
-
-/** Simulated milliseconds from a pass's start to each of its steps (the last entry: the pass ends). */
-const KUSTOMIZATION_STEPS: readonly (readonly [RoutineStep, number])[] = [
-  ["fetching", 0],
-  ["building", 400],
-  ["drift", 900],
-];
-const HEALTH_STEP_AT = 1_600;
-const KUSTOMIZATION_DONE_AT = 2_500;
-const KUSTOMIZATION_WITH_HEALTH_DONE_AT = 4_000;
-const HELMRELEASE_DONE_AT = 1_200;
 const DEFAULT_INTERVAL_MS = 10 * 60_000;
-
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-const conditionsOf = (status: Status): Condition[] => (Array.isArray(status.conditions) ? (status.conditions as Condition[]) : []);
-const find = (status: Status, type: string) => conditionsOf(status).find((c) => c.type === type);
-
-/**
- * Sets a condition as Flux's conditions helpers do: the transition time moves only when the status does
- * (`flipped`: it did in between, though the base the mark is applied over cannot show it).
- */
-function setCondition(
-  status: Status,
-  type: string,
-  value: string,
-  reason: string,
-  message: string,
-  at: number,
-  generation: unknown,
-  flipped = false,
-) {
-  const conditions = conditionsOf(status);
-  const before = conditions.find((c) => c.type === type);
-  const kept = !flipped && before?.status === value && typeof before.lastTransitionTime === "string";
-  const next: Condition = {
-    type,
-    status: value,
-    reason,
-    message,
-    lastTransitionTime: kept ? before.lastTransitionTime : iso(at),
-    ...(generation !== undefined && { observedGeneration: generation }),
-  };
-  status.conditions = before ? conditions.map((c) => (c === before ? next : c)) : [...conditions, next];
-}
-
-function deleteCondition(status: Status, type: string) {
-  status.conditions = conditionsOf(status).filter((c) => c.type !== type);
-}
-
-/** Go's Duration.String() for whole seconds: "10m0s", "1h0m0s", "45s". */
-function goTimeout(text: unknown): string {
-  const m = typeof text === "string" ? /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text) : null;
-  const seconds = m && m[0] ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0) : 600;
-  const h = Math.floor(seconds / 3600);
-  const min = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  return h ? `${h}h${min}m${s}s` : min ? `${min}m${s}s` : `${s}s`;
-}
-
-const VERB: Record<RoutineStep, string> = {
-  fetching: "Fetching manifests",
-  building: "Building manifests",
-  drift: "Detecting drift",
-  health: "Running health checks",
-  prerequisites: "Fulfilling prerequisites",
-};
-
-/** The object's status with a routine mark applied. */
-export function applyRoutineMark(object: KubeObject, mark: RoutineMark): Status {
-  const status: Status = { ...((object.status as Status | undefined) ?? {}) };
-  const generation = object.metadata.generation;
-  if (object.kind === "HelmRelease") {
-    if (mark.step) setCondition(status, "Reconciling", "True", "Progressing", VERB.prerequisites, mark.startedAt, generation);
-    else deleteCondition(status, "Reconciling");
-    return status;
-  }
-  const spec = (object.spec ?? {}) as Status;
-  const timeout = goTimeout(spec.timeout ?? spec.interval);
-  if (mark.step) {
-    const message = `${VERB[mark.step]} for revision ${mark.revision} with a timeout of ${timeout}`;
-    setCondition(status, "Ready", "Unknown", "Progressing", "Reconciliation in progress", mark.startedAt, generation);
-    setCondition(status, "Reconciling", "True", "Progressing", message, mark.startedAt, generation);
-    if (mark.step === "health") setCondition(status, "Healthy", "Unknown", "Progressing", message, mark.stepAt, generation);
-    if (mark.step !== "fetching") status.lastAttemptedRevision = mark.revision;
-    return status;
-  }
-  if (mark.finishedAt === null) return status;
-  const took = mark.finishedAt - mark.startedAt;
-  if (mark.failed) return endRetry(status, object, mark, mark.failed, took, timeout);
-  // Ready was Unknown during the pass: it flipped back at its end.
-  setCondition(status, "Ready", "True", "ReconciliationSucceeded", `Applied revision: ${mark.revision}`, mark.finishedAt, generation, true);
-  deleteCondition(status, "Reconciling");
-  if (find(status, "Healthy")) {
-    const message = `Health check passed in ${goDuration(took - HEALTH_STEP_AT)}`;
-    setCondition(status, "Healthy", "True", "Succeeded", message, mark.finishedAt, generation, true);
-  }
-  status.lastAttemptedRevision = mark.revision;
-  status.lastAppliedRevision = mark.revision;
-  if (generation !== undefined) status.observedGeneration = generation;
-  status.history = historyMoved(status, mark, took, "ReconciliationSucceeded");
-  return status;
-}
-
-/** The end of a failed retry: the same failure again, as kustomize-controller's finalizeStatus leaves it. */
-function endRetry(
-  status: Status,
-  object: KubeObject,
-  mark: RoutineMark,
-  failed: { reason: string; message: string },
-  took: number,
-  timeout: string,
-): Status {
-  const generation = object.metadata.generation;
-  setCondition(status, "Ready", "False", failed.reason, failed.message, mark.finishedAt!, generation, true);
-  // Reconciling keeps the last step's message, its reason rewritten.
-  const lastStep = find(status, "Healthy") ? VERB.health : VERB.drift;
-  const message = `${lastStep} for revision ${mark.revision} with a timeout of ${timeout}`;
-  setCondition(status, "Reconciling", "True", "ProgressingWithRetry", message, mark.startedAt, generation);
-  if (find(status, "Healthy") && failed.reason === "HealthCheckFailed") {
-    setCondition(status, "Healthy", "False", failed.reason, failed.message, mark.finishedAt!, generation, true);
-  }
-  status.history = historyMoved(status, mark, took, null);
-  return status;
-}
-
-/** status.history with its first entry (the pass's revision) moved on by the passes made. */
-function historyMoved(status: Status, mark: RoutineMark, took: number, result: string | null): unknown {
-  const history = Array.isArray(status.history) ? (status.history as Status[]) : [];
-  if (!history.length) return status.history;
-  const [first, ...rest] = history;
-  return [
-    {
-      ...first,
-      lastReconciled: iso(mark.finishedAt!),
-      lastReconciledDuration: goDuration(took),
-      ...(result && { lastReconciledStatus: result }),
-      totalReconciliations: Number(first.totalReconciliations ?? 1) + mark.passes,
-    },
-    ...rest,
-  ];
-}
-
-const FAILED_RESULTS = new Set(["ReconciliationFailed", "HealthCheckFailed", "PruneFailed"]);
-
-/** Whether an object as served now can start a pass, and what of (null: not now). */
-export function routinePass(object: KubeObject): RoutinePass | null {
-  const spec = (object.spec ?? {}) as Status;
-  const status = (object.status ?? {}) as Status;
-  const ready = find(status, "Ready");
-  if (spec.suspend === true) return null;
-  if (object.kind === "HelmRelease")
-    return ready?.status === "True" ? { revision: String(status.lastAttemptedRevision ?? ""), failed: null } : null;
-  const first = (Array.isArray(status.history) ? (status.history as Status[]) : [])[0];
-  const firstRevision = (first?.metadata as Status | undefined)?.revision;
-  if (ready?.status === "False") {
-    // A retry: history[0] must record the failure of the revision last attempted.
-    const attempted = status.lastAttemptedRevision;
-    if (typeof attempted !== "string" || firstRevision !== attempted || !FAILED_RESULTS.has(String(first?.lastReconciledStatus)))
-      return null;
-    return { revision: attempted, failed: { reason: String(ready.reason ?? ""), message: String(ready.message ?? "") } };
-  }
-  if (ready?.status !== "True") return null;
-  const applied = status.lastAppliedRevision;
-  if (typeof applied !== "string" || applied === "" || status.lastAttemptedRevision !== applied) return null;
-  // The pass updates history[0]: it must be the applied revision's entry.
-  if (first && firstRevision !== applied) return null;
-  return { revision: applied, failed: null };
-}
-
-/** The steps of one pass and when each begins (simulated ms after the start), then when it ends. */
-export function routineSteps(object: KubeObject): { steps: (readonly [RoutineStep, number])[]; doneAt: number } {
-  if (object.kind === "HelmRelease") return { steps: [["prerequisites", 0]], doneAt: HELMRELEASE_DONE_AT };
-  const withHealth = find((object.status ?? {}) as Status, "Healthy") !== undefined;
-  return withHealth
-    ? { steps: [...KUSTOMIZATION_STEPS, ["health", HEALTH_STEP_AT]], doneAt: KUSTOMIZATION_WITH_HEALTH_DONE_AT }
-    : { steps: [...KUSTOMIZATION_STEPS], doneAt: KUSTOMIZATION_DONE_AT };
-}
+const readyStatus = (object: KubeObject) =>
+  ((((object.status ?? {}) as Status).conditions as Status[] | undefined) ?? []).find((c) => c.type === "Ready")?.status;
 
 const ROUTINE_KINDS = new Set(["Kustomization", "HelmRelease"]);
 
@@ -240,9 +31,6 @@ interface Due {
 /** A binary min-heap on `at`. */
 class DueQueue {
   private items: Due[] = [];
-  get size() {
-    return this.items.length;
-  }
   peek(): Due | undefined {
     return this.items[0];
   }
@@ -275,19 +63,20 @@ class DueQueue {
     }
     return top;
   }
-  clear() {
+  /** Empties the queue, returning what it held (in no order). */
+  drain(): Due[] {
+    const items = this.items;
     this.items = [];
+    return items;
   }
 }
 
 /** spec.interval, or for a failing object spec.retryInterval when it has one. */
 function intervalMsOf(object: KubeObject): number {
   const spec = (object.spec ?? {}) as Status;
-  const failing = find((object.status ?? {}) as Status, "Ready")?.status === "False";
-  const text = failing && spec.retryInterval ? spec.retryInterval : spec.interval;
-  const m = typeof text === "string" ? /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text) : null;
-  const ms = m && m[0] ? (Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0)) * 1000 : 0;
-  return ms > 0 ? ms : DEFAULT_INTERVAL_MS;
+  const text = readyStatus(object) === "False" && spec.retryInterval ? spec.retryInterval : spec.interval;
+  const seconds = durationSeconds(text);
+  return seconds ? seconds * 1000 : DEFAULT_INTERVAL_MS;
 }
 
 export interface ReconcilesState {
@@ -315,14 +104,14 @@ export class FleetReconciles {
   /**
    * Starts (every Kustomization and HelmRelease of the reachable clusters, each at its offset within its
    * interval, or within `firstPassWithinMs` for the first pass: a test that wants every object's pass now)
-   * or stops (a pass in progress stays where it was).
+   * or stops (passes in progress end at once, as they would have: none is left half-way).
    */
   setEnabled(on: boolean, firstPassWithinMs?: number): void {
     if (on === this.enabled) return;
     this.enabled = on;
-    this.queue.clear();
-    if (!on) return;
     const now = this.simNow();
+    for (const due of this.queue.drain()) if (due.step >= 0 && due.cluster.reachable() && this.endPass(due, now)) this.writes++;
+    if (!on) return;
     for (const cluster of this.clusters) {
       if (!cluster.reachable()) continue;
       cluster.load();
@@ -401,9 +190,18 @@ export class FleetReconciles {
       this.queue.push({ ...due, at: mark.startedAt + (steps[next]?.[1] ?? doneAt), step: next });
       return true;
     }
-    this.finished++;
-    cluster.store.routine(type, namespace, name, () => ({ ...mark, step: null, passes: mark.passes + 1, finishedAt: due.at }));
+    this.endPass(due, due.at);
     nextPass(mark.startedAt);
+    return true;
+  }
+
+  /** Ends an object's pass in progress at `at`; false when a churn change ended it already, or it is gone. */
+  private endPass(due: Due, at: number): boolean {
+    const { cluster, type, namespace, name } = due;
+    const mark = cluster.store.find(type, namespace, name) && cluster.store.routineMark(type, namespace, name);
+    if (!mark || mark.step === null) return false;
+    this.finished++;
+    cluster.store.routine(type, namespace, name, () => ({ ...mark, step: null, passes: mark.passes + 1, finishedAt: at }));
     return true;
   }
 }

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type { KubeObject } from "../contract";
 import { applyChurnMark, type ChurnMark } from "./churn";
-import { applyRoutineMark, type RoutineMark } from "./reconciles";
+import { applyRoutineMark, type RoutineMark } from "../fleet/reconcile-pass";
 import { applyMergePatch, composeMergePatches, diffAsMergePatch } from "./patch";
 import { checkAgainstCrd, crdSchemaFor, pruneUnknown } from "./crd-schema";
 import { groupVersionOf, type ResourceType, ResourceRegistry, resourceKey } from "./registry";

@@ -71,6 +71,18 @@ export function StateNotice({ d }: { d: ObjectDetail }) {
           say whether pulling works.
         </Notice>
       ) : null}
+      {o.healthDetail === "reconciling" ? (
+        <Notice tone="ok" testId="notice-reconciling">
+          Reconciling the revision it applied: kustomize-controller does this every interval, with Ready Unknown until it ends. It still
+          runs what it ran; not a change, and no history entry.
+        </Notice>
+      ) : null}
+      {o.healthDetail === "retrying" ? (
+        <Notice tone="note" testId="notice-retrying">
+          Retrying the revision that failed: Ready reads Unknown until the retry ends. The failure below is the last one; it still counts as
+          failing.
+        </Notice>
+      ) : null}
       {d.chainTrouble ? (
         <Notice tone="note" testId="notice-source-trouble">
           <p className="flex flex-wrap items-center gap-2 font-semibold">
