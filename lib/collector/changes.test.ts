@@ -5,7 +5,15 @@ import type { FluxObjectRecord } from "../kube/types";
 import type { KnownObject } from "../db/types";
 import { applyRoutineMark, type RoutineMark } from "../simulator/fleet/reconcile-pass";
 import { APPLIED_REVISION, healthyKustomization } from "../simulator/kube/test-objects";
-import { applyPlan, changedFields, changesWhatPagesShow, healthCounts, planObjectWrites, planWatchedChanges } from "./changes";
+import {
+  applyPlan,
+  changedFields,
+  changesWhatPagesShow,
+  healthCounts,
+  planObjectWrites,
+  planWatchedChanges,
+  showsOnPages,
+} from "./changes";
 
 function makeKustomization(
   opts: {
@@ -541,6 +549,11 @@ describe("changesWhatPagesShow (which writes are worth a notification to every o
       message: "health check failed",
     });
     expect(changesWhatPagesShow(plan(known, failed), known, now)).toBe(true);
+    // The same question for one record as it arrives (the session's choice of flush delay).
+    const stored = known.get("Kustomization/flux-system/apps");
+    expect(showsOnPages(routine("drift", "2026-11-23T12:10:00Z"), stored, now)).toBe(false);
+    expect(showsOnPages(failed, stored, now)).toBe(true);
+    expect(showsOnPages(failed, undefined, now)).toBe(true);
     expect(changesWhatPagesShow(plan(known, makeKustomization({ name: "new-one" })), known, now)).toBe(true);
     expect(changesWhatPagesShow(planWatchedChanges(known, [], ["Kustomization/flux-system/apps"], T1), known, now)).toBe(true);
     expect(changesWhatPagesShow({ upserts: [], transitions: [], deletions: [] }, known, now)).toBe(false);

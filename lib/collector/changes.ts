@@ -192,21 +192,25 @@ export function withSettledReady(record: FluxObjectRecord, before: KnownObject |
  */
 export function changesWhatPagesShow(plan: ObjectPlan, known: ReadonlyMap<string, KnownObject>, now: Date): boolean {
   if (plan.transitions.length || plan.deletions.length) return true;
-  return plan.upserts.some(({ key, record }) => {
-    const before = known.get(key);
-    if (!before || before.deleted || before.cared.health !== record.health) return true;
-    if ((before.cared.healthDetail === "drifted") !== (record.healthDetail === "drifted")) return true;
-    const wasStale =
-      effectiveHealth({
-        stored: record.health,
-        kind: record.kind,
-        intervalSeconds: record.intervalSeconds,
-        lastReconcileAt: before.lastReconcileAt,
-        clusterReachable: true,
-        now,
-      }) === "stale";
-    return wasStale && record.lastReconcileAt !== before.lastReconcileAt;
-  });
+  return plan.upserts.some(({ key, record }) => showsOnPages(record, known.get(key), now));
+}
+
+/** Whether writing `record` over what was stored (`before`) changes what pages list (see changesWhatPagesShow). */
+export function showsOnPages(record: FluxObjectRecord, before: KnownObject | undefined, now: Date): boolean {
+  if (!before || before.deleted || before.cared.health !== record.health) return true;
+  if ((before.cared.healthDetail === "drifted") !== (record.healthDetail === "drifted")) return true;
+  const cared = caredFields(record);
+  if (isChange(changedFields(before.cared, cared), cared)) return true;
+  const wasStale =
+    effectiveHealth({
+      stored: record.health,
+      kind: record.kind,
+      intervalSeconds: record.intervalSeconds,
+      lastReconcileAt: before.lastReconcileAt,
+      clusterReachable: true,
+      now,
+    }) === "stale";
+  return wasStale && record.lastReconcileAt !== before.lastReconcileAt;
 }
 
 /** metadata.creationTimestamp when it is a sane time not after the poll; the poll time otherwise. */

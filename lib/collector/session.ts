@@ -17,7 +17,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type pg from "pg";
 import type { ProvisionerRef } from "./events";
 import { aboutProvisioner, keepFluxEvent, keepNodeEvent, pollEvents } from "./events";
-import { applyPlan, changesWhatPagesShow, healthCounts, planWatchedChanges } from "./changes";
+import { applyPlan, changesWhatPagesShow, healthCounts, planWatchedChanges, showsOnPages } from "./changes";
 import { fluxVersionOf, pollKube, type ServedVersionsCache } from "./poll";
 import type { CollectorMetrics } from "./metrics";
 import { objectTargets } from "./targets";
@@ -106,6 +106,12 @@ export type SessionMode = "starting" | "watching" | "fallback" | "failed" | "sto
 
 /** Events on one object within this window become one write. */
 export const FLUSH_MS = 200;
+/**
+ * Changes no page lists (a routine reconcile's steps: conditions in progress, a new last reconcile time) wait
+ * up to this long from the first of them, so that a pass of four or five status writes becomes one row write.
+ * Anything a page shows that arrives meanwhile is written with them within FLUSH_MS.
+ */
+export const ROUTINE_FLUSH_MS = 5_000;
 /** Normal Events of objects that just changed are read at most this often (they are not watched). */
 const EVENT_POLL_MIN_MS = 5_000;
 /** A watched cluster's success row carries its facts at least this often, changed or not. */
@@ -138,6 +144,11 @@ export class ClusterSession {
   private latencyMs: number | null = null;
   private targetsDirty = false;
   private flushTimer?: NodeJS.Timeout;
+  /** When the flush timer fires (epoch ms), and when the oldest change still pending arrived (0: none). */
+  private flushDueAt = 0;
+  private pendingSince = 0;
+  /** Something pending may show on a page: flush within FLUSH_MS, not ROUTINE_FLUSH_MS. */
+  private pendingVisible = false;
   private chain: Promise<void> = Promise.resolve();
   /** Stops of the periodic heartbeat and reads (shared timers: see repeatEvery). */
   private timers: Array<() => void> = [];
@@ -225,7 +236,7 @@ export class ClusterSession {
 
   /** Stops at once (a lost lease: nothing pending is written). With `flush`, pending changes are written first (shutdown). */
   async stop(options: { flush?: boolean } = {}): Promise<void> {
-    if (options.flush && this.started && !this.stopped) await this.enqueue(() => this.flush());
+    if (options.flush && this.started && !this.stopped) await this.enqueue(() => this.flush(true));
     this.stopped = true;
     if (this.mode !== "fallback") this.mode = "stopped";
     for (const stop of this.timers.splice(0)) stop();
@@ -258,6 +269,8 @@ export class ClusterSession {
   private onEvent(event: WatchEvent): void {
     if (this.stopped || event.type === "synced" || event.type === "relisted") return;
     const object = event.object;
+    // Nodes, Events and deletions are news; an object's new state is when it changes what a page lists.
+    let visible = true;
     if (event.resource === "Node") {
       const name = str(isRaw(object.metadata) ? object.metadata.name : undefined);
       if (!name) return;
@@ -281,6 +294,7 @@ export class ClusterSession {
         const record = KINDS.get(kind)!.toRecord(object);
         const key = objectKey(record);
         this.pending.set(key, record);
+        visible = showsOnPages(record, this.state?.known.get(key), new Date());
         if (kind === "Kustomization") {
           const needs = substitutionNeeds(object);
           if (needs) this.substitutions.set(kustomizationName(object), needs);
@@ -289,7 +303,8 @@ export class ClusterSession {
         if (this.cluster.role === "hub") this.noteTarget(key, record);
       }
     }
-    this.scheduleFlush();
+    if (visible) this.pendingVisible = true;
+    this.scheduleFlush(this.pendingVisible ? undefined : Math.max(0, (this.pendingSince || Date.now()) + ROUTINE_FLUSH_MS - Date.now()));
   }
 
   private noteTarget(key: string, record: FluxObjectRecord): void {
@@ -302,12 +317,18 @@ export class ClusterSession {
     }
   }
 
-  private scheduleFlush(): void {
-    if (!this.started || this.flushTimer || this.stopped) return;
+  /** Flushes within `delayMs` (FLUSH_MS by default), or sooner if a flush is already due sooner. */
+  private scheduleFlush(delayMs = this.ctx.settings.flushMs ?? FLUSH_MS): void {
+    if (!this.started || this.stopped) return;
+    this.pendingSince ||= Date.now();
+    const due = Date.now() + delayMs;
+    if (this.flushTimer && this.flushDueAt <= due) return;
+    clearTimeout(this.flushTimer);
+    this.flushDueAt = due;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       void this.enqueue(() => this.flush());
-    }, this.ctx.settings.flushMs ?? FLUSH_MS);
+    }, delayMs);
   }
 
   /** Runs writes one after the other; a failed one is logged (its changes stay pending for the next). */
@@ -316,13 +337,27 @@ export class ClusterSession {
     return this.chain;
   }
 
-  private async flush(): Promise<void> {
+  /** Writes what is pending (`final`: all of it, even routine changes still within ROUTINE_FLUSH_MS). */
+  private async flush(final = false): Promise<void> {
     if (this.stopped || !this.state) return;
-    const state = this.state;
     const at = new Date();
+    await this.writeObjects(this.state, at, final);
+    if (this.targetsDirty && this.cluster.role === "hub") {
+      this.targetsDirty = false;
+      await writeObjectTargets(this.ctx.db, this.cluster.id, objectTargets([...this.targets.values()], this.ctx.clustersBySecret()));
+    }
+    if (this.nodesDirty) await this.writeNodes(at);
+    if (this.pendingEvents.size) await this.writeEvents([...this.pendingEvents.values()]);
+  }
+
+  /** The pending objects' plan, written with its history in one transaction (or, if routine, kept a while longer). */
+  private async writeObjects(state: ClusterState, at: Date, final: boolean): Promise<void> {
     const pollTime = at.toISOString();
     const pending = this.pending;
+    const pendingSince = this.pendingSince;
     this.pending = new Map();
+    this.pendingSince = 0;
+    this.pendingVisible = false;
     const changed: FluxObjectRecord[] = [];
     const deleted: string[] = [];
     for (const [key, record] of pending) {
@@ -332,6 +367,14 @@ export class ClusterSession {
     try {
       const plan = planWatchedChanges(state.known, changed, deleted, pollTime, this.firstPoll);
       const visible = changesWhatPagesShow(plan, state.known, at);
+      const waited = at.getTime() - pendingSince;
+      if (!visible && !final && !this.firstPoll && plan.upserts.length && waited < ROUTINE_FLUSH_MS) {
+        // A routine reconcile's steps: kept for one write at its end (newer states that arrived meanwhile win).
+        for (const [key, record] of pending) if (!this.pending.has(key)) this.pending.set(key, record);
+        this.pendingSince = pendingSince;
+        this.scheduleFlush(ROUTINE_FLUSH_MS - waited);
+        return;
+      }
       const written = await writeObjectPlan(this.ctx.db, this.cluster.id, plan, state.known, pollTime);
       applyPlan(state.known, plan, written.ids);
       this.firstPoll = false;
@@ -351,12 +394,6 @@ export class ClusterSession {
       this.scheduleFlush();
       throw err;
     }
-    if (this.targetsDirty && this.cluster.role === "hub") {
-      this.targetsDirty = false;
-      await writeObjectTargets(this.ctx.db, this.cluster.id, objectTargets([...this.targets.values()], this.ctx.clustersBySecret()));
-    }
-    if (this.nodesDirty) await this.writeNodes(at);
-    if (this.pendingEvents.size) await this.writeEvents([...this.pendingEvents.values()]);
   }
 
   private async writeNodes(at: Date): Promise<void> {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
 import { collectorEnv } from "../testing/collector-once";
+import { ROUTINE_FLUSH_MS } from "./session";
 import { createDatabase, dropDatabase, useTestDatabase } from "../testing/db";
 
 const db = useTestDatabase();
@@ -286,6 +287,11 @@ describe("collector in watch mode", () => {
         )
       ).rows;
     const before = new Map((await reconciledAt()).map((r) => [r.key, r.at?.getTime() ?? 0]));
+    const objectRowsWritten = async () => {
+      const metrics = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+      return Number(/crows_nest_collector_rows_written_total\{table="flux_object"\} (\d+)/.exec(metrics)?.[1] ?? 0);
+    };
+    const rows0 = await objectRowsWritten();
     // Every object's first pass within 2 s (on the real clock: the simulated one is frozen here); a pass's
     // steps come 0.4 s and more apart, each reaching the collector in a flush of its own.
     sim.runtime.reconciles.setEnabled(true, 2_000);
@@ -298,7 +304,12 @@ describe("collector in watch mode", () => {
       const moved = (await reconciledAt()).filter((r) => (r.at?.getTime() ?? 0) > (before.get(r.key) ?? Infinity));
       return moved.length >= 5;
     });
-    await sleep(INTERVAL_SECONDS * 1000);
+    await sleep(INTERVAL_SECONDS * 1000 + ROUTINE_FLUSH_MS);
+    // … about one row write per pass, not one per status write (a pass's steps wait for its end) …
+    const rows = (await objectRowsWritten()) - rows0;
+    console.log(`routine reconciles: ${passes.finished} passes, ${passes.writes} status writes, ${rows} object rows written`);
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(passes.writes / 2);
     // … and not one history row: the routine reconcile is not a change.
     expect(await history(undisturbed, from)).toEqual([]);
   }, 180_000);
