@@ -566,3 +566,41 @@ describe("changesWhatPagesShow (which writes are worth a notification to every o
     expect(changesWhatPagesShow(plan(known, routine(null, "2026-11-23T12:00:02Z")), known, now)).toBe(true);
   });
 });
+
+describe("a build failure's retry (status.history keeps only built revisions): what was stored says how it ended", () => {
+  const BROKEN = "main@sha1:3333333333333333333333333333333333333333";
+  const kustomization = (ready: Record<string, string>, reconciling?: string): FluxObjectRecord => {
+    // history[0] is the last success (the applied revision): the broken one never built, so it has no entry.
+    const object = healthyKustomization("apps", { history: true });
+    const status = object.status as Record<string, unknown>;
+    status.lastAttemptedRevision = BROKEN;
+    status.conditions = [
+      { type: "Ready", lastTransitionTime: "2026-11-23T12:00:00Z", ...ready },
+      ...(reconciling ? [{ type: "Reconciling", status: "True", reason: "Progressing", message: reconciling }] : []),
+    ];
+    return toFluxObject("Kustomization", object);
+  };
+  const message = "kustomize build failed: accumulating resources: accumulation err='accumulating resources from './missing''";
+  const failed = kustomization({ status: "False", reason: "BuildFailed", message });
+  const retrying = kustomization(
+    { status: "Unknown", reason: "Progressing", message: "Reconciliation in progress" },
+    `Fetching manifests for revision ${BROKEN} with a timeout of 10m0s`,
+  );
+
+  it("stays failing with its build error while it retries, and a retry that fails the same way writes no history", () => {
+    expect(retrying.health).toBe("progressing"); // the object alone cannot say
+    const known = remember([failed]);
+    for (const record of [retrying, failed, retrying, failed]) {
+      const plan = planWatchedChanges(known, [record], [], T1);
+      expect(plan.transitions).toEqual([]);
+      applyPlan(known, plan, new Map());
+    }
+    const plan = planWatchedChanges(known, [retrying], [], T1);
+    expect(plan.upserts[0].record).toMatchObject({
+      health: "failing",
+      healthDetail: "retrying",
+      readyReason: "BuildFailed",
+      readyMessage: message,
+    });
+  });
+});

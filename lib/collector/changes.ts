@@ -163,15 +163,17 @@ export function planObjectWrites(
  * A failing one's retry ("failing · retrying") keeps the Ready status, reason and message of the failure it
  * retries: Ready reads "Reconciliation in progress" until the retry ends, and the failure is what a person
  * needs meanwhile (and what the retry's result is compared with). Where status.history cannot say how the
- * last reconcile ended (kustomize-controller before v1.5 keeps none), what was stored before says it: ready
- * stays ready ("reconciling"), failing stays failing ("retrying"). The conditions stay as listed.
+ * last reconcile of that revision ended, what was stored before says it: ready stays ready ("reconciling"),
+ * failing stays failing ("retrying"). History is silent before kustomize-controller v1.5 (it keeps none),
+ * and about a revision whose build failed (history is keyed by the built manifests' digest). The
+ * conditions stay as listed.
  */
 export function withSettledReady(record: FluxObjectRecord, before: KnownObject | undefined): FluxObjectRecord {
   if (!before || before.deleted || before.cared.attemptedRevision !== record.attemptedRevision) return record;
   const settled = before.cared.health;
-  if (record.health === "progressing" && !record.history?.length && before.cared.appliedRevision === record.appliedRevision) {
+  if (record.health === "progressing" && before.cared.appliedRevision === record.appliedRevision) {
     const revision = reconcileInProgress(record);
-    if (!revision || revision !== record.attemptedRevision) return record;
+    if (!revision || revision !== record.attemptedRevision || historySpeaksFor(record, revision)) return record;
     const observed = record.generation == null || record.observedGeneration === record.generation;
     if (settled === "ready" && revision === record.appliedRevision && observed)
       return { ...record, health: "ready", healthDetail: "reconciling" };
@@ -181,6 +183,12 @@ export function withSettledReady(record: FluxObjectRecord, before: KnownObject |
   if (record.healthDetail !== "retrying" || settled !== "failing") return record;
   const { readyStatus, readyReason, readyMessage } = before.cared;
   return { ...record, readyStatus, readyReason, readyMessage };
+}
+
+/** Whether status.history[0] records a reconcile of `revision` (then the object alone decided its health). */
+function historySpeaksFor(record: FluxObjectRecord, revision: string): boolean {
+  const first = record.history?.[0] as { metadata?: { revision?: unknown } } | undefined;
+  return first?.metadata?.revision === revision;
 }
 
 /**
