@@ -25,7 +25,15 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
 import { describeFloor, measureWatchFloor } from "./lib/watch-floor";
-import { describeMachine, machineBetween, machineShares, type MachineShares } from "./lib/machine-cpu";
+import {
+  describeMachine,
+  describeThreadCpu,
+  machineBetween,
+  machineShares,
+  speedProbeMs,
+  threadCpu,
+  type MachineShares,
+} from "./lib/machine-cpu";
 import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import { bundleForNode } from "./lib/node-bundle";
 import { cpuBetween } from "./lib/machine-cpu";
@@ -43,6 +51,7 @@ const { values } = parseArgs({
     "churn-seconds": { type: "string", default: "60" },
     "idle-seconds": { type: "string", default: "300" },
     "reconcile-seconds": { type: "string", default: "120" },
+    "speed-probe": { type: "string" },
     mode: { type: "string" },
     modes: { type: "string", default: "poll,watch" },
     profile: { type: "string" },
@@ -146,6 +155,9 @@ async function main() {
   console.log(
     `Crow's Nest collector benchmark: ${clusters} clusters (hub included) x ~${objects} Flux objects, concurrency ${concurrency}`,
   );
+  // A fixed piece of work timed now and before each mode's cold start: is the machine as fast then as now?
+  const runStartProbe = speedProbeMs();
+  console.log(`  speed probe at the start: ${runStartProbe} ms of CPU (JSON and hashing, best of five)`);
   if (browserSamples > 0) {
     // The browser phase serves the demo's production build: made (or found current) before anything is measured.
     const build = await ensureProductionBuild({
@@ -194,7 +206,7 @@ async function main() {
     if (simPid) args.push("--sim-pid", String(simPid));
     args.push("--concurrency", String(concurrency), "--churn", String(churnRate), "--churn-seconds", String(churnSeconds));
     args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
-    args.push("--reconcile-seconds", String(reconcileSeconds));
+    args.push("--reconcile-seconds", String(reconcileSeconds), "--speed-probe", String(runStartProbe));
     if (values.profile) args.push("--profile", path.resolve(values.profile));
     const { code, resultLine } = await runWorkerProcess(args, workerEnv, (line) => {
       if (line.startsWith("  ")) console.log(line);
@@ -357,6 +369,9 @@ interface ModeFigures {
    * and who used it (null: not readable here); stolen by the hypervisor apart.
    */
   coldStartMachine: MachineShares | null;
+  /** CPU ms of the fixed speed probe right before the cold start, and against the run's start (above 1: a slower machine). */
+  speedProbeMs: number;
+  speedVsRunStart: number | null;
   /** Null when the restarted process failed (it says why on stderr). */
   restart: RestartFigures | null;
   /** Null when the phase was skipped (--reconcile-seconds 0). */
@@ -559,14 +574,17 @@ async function workerMain(dir: string) {
   };
   /** CPU spent inside runCycle by cyclesFor (discovery, leases, fleet-wide jobs: the part watching does not replace). */
   let cycleCpuSeconds = 0;
+  /** The same CPU by part of the cycle (CycleSummary.cpuMs), summed over the cycles since it was last reset. */
+  let cycleCpuParts: Record<string, number> = {};
   /** Cycles every POLL_INTERVAL_SECONDS (as the collector's main loop runs them) for `seconds`. */
   const cyclesFor = async (seconds: number) => {
     const end = Date.now() + seconds * 1000;
     while (Date.now() < end) {
       const next = Date.now() + POLL_INTERVAL_SECONDS * 1000;
       const cpu0 = process.cpuUsage();
-      await collector.runCycle();
+      const summary = await collector.runCycle();
       cycleCpuSeconds += cpuSince(cpu0);
+      for (const [part, ms] of Object.entries(summary.cpuMs)) cycleCpuParts[part] = (cycleCpuParts[part] ?? 0) + ms;
       await sleep(Math.max(0, Math.min(next, end) - Date.now()));
     }
   };
@@ -575,6 +593,14 @@ async function workerMain(dir: string) {
   // Who used the machine meanwhile: the collector, the simulator, PostgreSQL (its postmaster and backends).
   const postmasterPid = await embeddedServerPid(path.join(dir, "db"));
   const simulatorPid = values["sim-pid"] ? Number(values["sim-pid"]) : null;
+  // The machine's speed now against the run's start: phases run minutes apart on a host whose speed varies.
+  const probeBeforeCold = speedProbeMs();
+  const runStartProbe = values["speed-probe"] ? Number(values["speed-probe"]) : null;
+  const speedVsRunStart = runStartProbe ? round(probeBeforeCold / runStartProbe, 2) : null;
+  console.log(
+    `  speed probe before the cold start: ${probeBeforeCold} ms` +
+      (speedVsRunStart === null ? "" : `, ${speedVsRunStart}× the run's start (above 1: the machine is slower now)`),
+  );
   const coldShares0 = machineShares(simulatorPid, postmasterPid);
   const coldStarted = Date.now();
   const cold = await profiled(mode, "cold", measure);
@@ -628,19 +654,25 @@ async function workerMain(dir: string) {
     const requests0 = collector.watchStats().requests;
     const reads0 = collector.periodicReads();
     const cpu0 = process.cpuUsage();
+    const threads0 = threadCpu();
     const t0 = Date.now();
     cycleCpuSeconds = 0;
+    cycleCpuParts = {};
     const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
-    let quiet = { seconds: 0, cpu: 0, cycles: 0, facts: 0, eks: 0, requests: 0 };
+    let quiet = { seconds: 0, cpu: 0, cycles: 0, cycleParts: "", facts: 0, eks: 0, requests: 0, threads: "" };
     await profiled(mode, "idle", async () => {
       await cyclesFor(quietSeconds);
       quiet = {
         seconds: (Date.now() - t0) / 1000,
         cpu: cpuSince(cpu0),
         cycles: cycleCpuSeconds,
+        cycleParts: Object.entries(cycleCpuParts)
+          .map(([part, ms]) => `${part} ${(ms / 1000 / ((Date.now() - t0) / 1000)).toFixed(4)}`)
+          .join(", "),
         facts: collector.periodicReads().facts - reads0.facts,
         eks: collector.periodicReads().eks - reads0.eks,
         requests: collector.watchStats().requests - requests0,
+        threads: describeThreadCpu(threads0, threadCpu(), (Date.now() - t0) / 1000),
       };
       await cyclesFor(idleSeconds - quietSeconds);
     });
@@ -663,6 +695,7 @@ async function workerMain(dir: string) {
     console.log(
       `  idle, first ${quiet.seconds.toFixed(0)} s: CPU ${idleCpuCores.toFixed(4)} cores (cycles ${(quiet.cycles / quiet.seconds).toFixed(4)}; ` +
         `${quiet.facts} facts and ${quiet.eks} EKS reads)\n` +
+        `  idle, first ${quiet.seconds.toFixed(0)} s, by thread (cores): ${quiet.threads}; the cycles by part: ${quiet.cycleParts}\n` +
         `  idle, all ${seconds.toFixed(0)} s: CPU ${steadyCpuCores.toFixed(4)} cores (${reads.facts} facts and ${reads.eks} EKS reads), ` +
         `${stats.requests - requests0} requests on the clusters' connections (${quiet.requests} in the first ${quiet.seconds.toFixed(0)} s), ` +
         `${(await count("flux_object_transition")) - history0} history rows; sessions ${JSON.stringify(stats.sessions)}`,
@@ -911,6 +944,8 @@ async function workerMain(dir: string) {
     socketsPerClusterNote:
       mode === "watch" ? "TCP sockets open at the end of the run, per cluster" : "not counted (keep-alive agents per cluster)",
     coldStartMachine,
+    speedProbeMs: probeBeforeCold,
+    speedVsRunStart,
     restart,
     reconciles,
   };

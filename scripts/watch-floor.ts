@@ -1,4 +1,4 @@
-// node --no-memory-reducer --import tsx scripts/watch-floor.ts --kubeconfig FILE [--idle-seconds S]
+// node --no-memory-reducer --max-semi-space-size=32 --import tsx scripts/watch-floor.ts --kubeconfig FILE [--idle-seconds S]
 //                                                 [--spread-seconds P] [--warm-seconds W]
 // The floor under a watching collector's idle CPU: what Node.js itself spends holding a fleet's watches
 // open, with nothing of ours on top. For every context of FILE (the simulator's fleet.kubeconfig) one TLS
@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { KubeConfig } from "@kubernetes/client-node";
 import { resourcePath } from "../lib/kube/watch/resource-watch";
 import { clusterWatchResources } from "../lib/kube/watch/resources";
+import { describeThreadCpu, threadCpu } from "./lib/machine-cpu";
 
 const { values } = parseArgs({
   options: {
@@ -106,6 +107,7 @@ const openSeconds = (Date.now() - started) / 1000;
 await sleep(warmSeconds * 1000);
 const watchesAtStart = openWatches;
 const cpu0 = process.cpuUsage();
+const threads0 = threadCpu();
 const frames0 = frames;
 const t0 = performance.now();
 await sleep(idleSeconds * 1000);
@@ -113,6 +115,7 @@ const cpu = process.cpuUsage(cpu0);
 const seconds = (performance.now() - t0) / 1000;
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 const windowFrames = frames - frames0;
+const threads = describeThreadCpu(threads0, threadCpu(), seconds);
 for (const session of sessions) session.destroy();
 console.log(
   JSON.stringify({
@@ -128,6 +131,7 @@ console.log(
     framesPerMinute: Math.round((windowFrames / seconds) * 60),
     microsecondsPerFrame: windowFrames ? Number(((cpuSeconds * 1e6) / windowFrames).toFixed(1)) : null,
     bytesReceived: bytes,
+    threads,
   }),
 );
 process.exit(0);

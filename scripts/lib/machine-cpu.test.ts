@@ -2,9 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   cpuBetween,
   describeMachine,
+  describeThreadCpu,
   machineBetween,
   parseMachineCpu,
   parseProcessCpu,
+  parseThreadCpu,
+  speedProbeMs,
+  threadCpu,
   treeCpuSeconds,
   type ProcessCpu,
 } from "./machine-cpu";
@@ -69,5 +73,31 @@ describe("machine CPU", () => {
     expect(shares.simulator).toBeNull();
     expect(describeMachine(shares, 2, 30)).toContain("the simulator –, PostgreSQL 20, anything else –;");
     expect(machineBetween({ ...before, machine: null }, after, 30, 20)).toBeNull();
+  });
+
+  it("reads each thread's user and system time, and sums threads of one name", () => {
+    const stat = "77 (V8 DefaultWorke) S 1 77 77 0 -1 0 0 0 0 0 120 30 0 0 20 0 9 0 1 2 3";
+    expect(parseThreadCpu(stat)).toEqual({ name: "V8 DefaultWorke", user: 1.2, system: 0.3 });
+    expect(parseThreadCpu("garbage")).toBeNull();
+    const own = threadCpu();
+    expect(own.get("main thread")!.user).toBeGreaterThan(0);
+    expect(threadCpu(2 ** 22 + 1).size).toBe(0);
+    const before = new Map([["node", { user: 1, system: 0.5 }]]);
+    const after = new Map([
+      ["node", { user: 3, system: 1.5 }],
+      ["V8 DefaultWorke", { user: 0.5, system: 0 }],
+      ["libuv-worker", { user: 0, system: 0 }],
+    ]);
+    expect(describeThreadCpu(before, after, 10)).toBe("node 0.2000 user + 0.1000 system, V8 DefaultWorke 0.0500 user + 0.0000 system");
+    expect(describeThreadCpu(new Map(), new Map(), 10)).toBe("not readable");
+  });
+
+  it("times its fixed piece of work in CPU milliseconds, the same work each time", () => {
+    const a = speedProbeMs();
+    const b = speedProbeMs();
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(0);
+    // Best of five on one machine a moment apart: the same order of magnitude, whatever the machine.
+    expect(Math.max(a, b) / Math.min(a, b)).toBeLessThan(10);
   });
 });

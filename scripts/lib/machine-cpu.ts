@@ -2,6 +2,7 @@
 // time, and the CPU of a process with all its descendants (PostgreSQL's postmaster and its backends). A
 // 2-core machine that is busy the whole cold start cannot start faster however the collector is written;
 // these figures say whether it was.
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux this runs on). */
@@ -82,6 +83,63 @@ export function readProcesses(): Map<number, ProcessCpu> {
   return out;
 }
 
+/** A thread's name and user and system seconds, from /proc/<pid>/task/<tid>/stat (null: not a stat line). */
+export function parseThreadCpu(taskStat: string): { name: string; user: number; system: number } | null {
+  const open = taskStat.indexOf("(");
+  const close = taskStat.lastIndexOf(")");
+  if (open < 0 || close < open) return null;
+  const rest = taskStat.slice(close + 2).split(" ");
+  const [utime, stime] = [rest[11], rest[12]].map(Number);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
+  return { name: taskStat.slice(open + 1, close), user: utime / TICKS, system: stime / TICKS };
+}
+
+/**
+ * A process's CPU so far, user and system apart, for its main thread and for the others by name: where a
+ * Node.js process's time goes (JavaScript on the main thread; V8's workers that collect garbage and libuv's
+ * pool beside it). Empty when /proc cannot be read.
+ */
+export function threadCpu(pid: number | "self" = "self"): Map<string, { user: number; system: number }> {
+  const out = new Map<string, { user: number; system: number }>();
+  const mainTid = String(pid === "self" ? process.pid : pid);
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const t = parseThreadCpu(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8"));
+        if (!t) continue;
+        // Node.js's helper threads carry the process's name: the main thread (JavaScript) is told apart by its id.
+        const name = tid === mainTid ? "main thread" : `other ${t.name} threads`;
+        const sum = out.get(name) ?? { user: 0, system: 0 };
+        sum.user += t.user;
+        sum.system += t.system;
+        out.set(name, sum);
+      } catch {
+        // ended between the listing and the read
+      }
+    }
+  } catch {
+    // not Linux, or the process is gone
+  }
+  return out;
+}
+
+/** Seconds per thread name between two threadCpu readings, busiest first, as "name user+system" (nothing: unreadable). */
+export function describeThreadCpu(
+  a: ReadonlyMap<string, { user: number; system: number }>,
+  b: ReadonlyMap<string, { user: number; system: number }>,
+  seconds: number,
+): string {
+  const rows = [...b]
+    .map(([name, t]) => {
+      const before = a.get(name) ?? { user: 0, system: 0 };
+      return { name, user: t.user - before.user, system: t.system - before.system };
+    })
+    .filter((r) => r.user + r.system > 0)
+    .sort((x, y) => y.user + y.system - (x.user + x.system));
+  const cores = (s: number) => (s / seconds).toFixed(4);
+  return rows.map((r) => `${r.name} ${cores(r.user)} user + ${cores(r.system)} system`).join(", ") || "not readable";
+}
+
 export function readMachineCpu(): MachineCpu | null {
   try {
     return parseMachineCpu(readFileSync("/proc/stat", "utf8"));
@@ -148,4 +206,29 @@ export function describeMachine(c: MachineShares, cores: number, seconds: number
     `${c.busy} busy (${Math.round((100 * c.busy) / c.coreSeconds)}%): the collector ${c.collector}, the simulator ${c.simulator ?? "–"}, ` +
     `PostgreSQL ${c.postgres ?? "–"}, anything else ${other ?? "–"}; ${c.steal} stolen by the hypervisor`
   );
+}
+
+/**
+ * CPU milliseconds a fixed piece of work takes (JSON and hashing, as a collector spends its time), best of
+ * five. Within one run it compares the machine with itself at different moments: a slower reading is a
+ * busier host or a lower clock, which makes every process of a phase cost more CPU, not just ours.
+ */
+export function speedProbeMs(): number {
+  const doc = JSON.stringify(
+    Array.from({ length: 2000 }, (_, i) => ({
+      name: `object-${i}`,
+      conditions: [{ type: "Ready", status: "True", message: `Applied revision: main@sha1:${i.toString(16).padStart(40, "0")}` }],
+    })),
+  );
+  let best = Infinity;
+  for (let round = 0; round < 5; round++) {
+    const cpu0 = process.cpuUsage();
+    for (let i = 0; i < 30; i++)
+      createHash("sha256")
+        .update(JSON.stringify(JSON.parse(doc)))
+        .digest("hex");
+    const cpu = process.cpuUsage(cpu0);
+    best = Math.min(best, (cpu.user + cpu.system) / 1000);
+  }
+  return Math.round(best * 10) / 10;
 }

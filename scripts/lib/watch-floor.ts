@@ -16,6 +16,8 @@ export interface WatchFloor {
   floorCpuCores: number;
   framesPerMinute: number;
   microsecondsPerFrame: number | null;
+  /** The floor process's CPU by thread, user and system apart (describeThreadCpu). */
+  threads?: string;
 }
 
 export async function measureWatchFloor(kubeconfig: string, idleSeconds: number): Promise<WatchFloor> {
@@ -50,6 +52,7 @@ export function describeFloor(floor: WatchFloor, ratio: number | null): string {
     `${Object.keys(floor.refusedWatches).length ? `, refused: ${JSON.stringify(floor.refusedWatches)}` : ""}): ` +
     `${floor.floorCpuCores.toFixed(4)} cores over ${floor.idleSeconds.toFixed(0)} s, ${floor.framesPerMinute} frames a minute` +
     `${floor.microsecondsPerFrame === null ? "" : `, ${floor.microsecondsPerFrame.toFixed(0)} µs each`}` +
-    (ratio === null ? "" : `; idle watching costs ${ratio.toFixed(1)}× that`)
+    (ratio === null ? "" : `; idle watching costs ${ratio.toFixed(1)}× that`) +
+    (floor.threads ? `\n  floor by thread (cores): ${floor.threads}` : "")
   );
 }
