@@ -304,7 +304,12 @@ export class ClusterSession {
       }
     }
     if (visible) this.pendingVisible = true;
-    this.scheduleFlush(this.pendingVisible ? undefined : Math.max(0, (this.pendingSince || Date.now()) + ROUTINE_FLUSH_MS - Date.now()));
+    this.scheduleFlush(this.pendingVisible ? undefined : this.routineDelay());
+  }
+
+  /** How long changes no page shows may still wait: ROUTINE_FLUSH_MS from the first of them still pending. */
+  private routineDelay(): number {
+    return Math.max(0, (this.pendingSince || Date.now()) + ROUTINE_FLUSH_MS - Date.now());
   }
 
   private noteTarget(key: string, record: FluxObjectRecord): void {
