@@ -5,12 +5,5 @@
 // idles between changes; V8's memory reducer answers idling with up to three full collections after each one
 // (and a watchdog one after 100 s without any) to hand back pages the next facts reads take again: 0.054 →
 // 0.033 cores idle at 1,000 clusters, peak RSS unchanged. It must be on the command line: set from inside
-// the process (v8.setFlagsFromString) the reducer was measured to keep running.
-//
-// --max-semi-space-size=32 (MB; Node.js 20's default is 16): a real fleet's routine reconciles bring the
-// collector about 900 watch events a second, each a few kilobytes of JSON that lives for a moment. With
-// young space twice as large, fewer of them live through two scavenges into the old space, whose marking
-// is the expensive collection: the routine reconciles phase cost 24% less CPU (300 clusters, two runs each
-// way: 0.066–0.070 against 0.088–0.091 cores), cold start and idle unchanged, peak RSS 35–40 MB higher.
-// Figures: docs/collector.md.
-export const COLLECTOR_NODE_FLAGS: readonly string[] = ["--no-memory-reducer", "--max-semi-space-size=32"];
+// the process (v8.setFlagsFromString) the reducer was measured to keep running. Figures: docs/collector.md.
+export const COLLECTOR_NODE_FLAGS: readonly string[] = ["--no-memory-reducer"];
