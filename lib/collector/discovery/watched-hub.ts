@@ -1,7 +1,8 @@
 // Discovery's hub lists in watch mode. The first time discovery lists a path (the Secrets of a namespace,
 // Crossplane resources, the hub's Flux objects, labelled Secrets), a LIST + WATCH of it starts on one hub
 // connection; later cycles read the watch's copy instead of listing again. `generation` moves with every
-// change any of these watches sees, so a cycle in which it did not move can reuse the last discovery whole.
+// change any of these watches sees after its first list, so a cycle in which it did not move can reuse the
+// last discovery whole.
 //
 // A path whose watch is not healthy right now (backing off after a failure, given up) is listed afresh as
 // before, so a hub that stops answering makes discovery incomplete as it always did, never silently stale.
@@ -63,7 +64,9 @@ class WatchedList {
         if (!key) return;
         if (event.type === "deleted") this.objects.delete(key);
         else this.objects.set(key, event.object);
-        changed();
+        // The first list's objects are what the list() that started this watch answers: nothing computed
+        // before it read them. Moving the generation for them made the next discovery compute again for nothing.
+        if (this.synced) changed();
       },
       giveUp: (resource, verdict) => {
         this.gaveUp = true;
