@@ -299,12 +299,15 @@ export class Collector {
   /** One full cycle. */
   async runCycle(): Promise<CycleSummary> {
     const started = Date.now();
+    // Each part of the cycle ends where the next begins: its wall time (logged) and the process's CPU (summary).
     const cpuMs = { discovery: 0, leases: 0, clusters: 0, jobs: 0, finish: 0 };
-    let cpuMark = process.cpuUsage();
-    const cpuFor = (part: keyof typeof cpuMs) => {
-      const now = process.cpuUsage();
-      cpuMs[part] = Math.round((now.user - cpuMark.user + now.system - cpuMark.system) / 1000);
-      cpuMark = now;
+    const wallMs: Partial<typeof cpuMs> = {};
+    let mark = { at: started, cpu: process.cpuUsage() };
+    const endPart = (part: keyof typeof cpuMs) => {
+      const now = { at: Date.now(), cpu: process.cpuUsage() };
+      wallMs[part] = now.at - mark.at;
+      cpuMs[part] = Math.round((now.cpu.user - mark.cpu.user + now.cpu.system - mark.cpu.system) / 1000);
+      mark = now;
     };
     this.cycleStartedAt = started;
     this.requestsThisCycle = 0;
@@ -333,15 +336,11 @@ export class Collector {
     let rowsWritten = discovery ? await this.writeDiscovery(discovery) : 0;
     for (const p of problems) this.log.warn({ problem: p }, "discovery incomplete");
 
-    const phases: Record<string, number> = { discoveryMs: Date.now() - started };
-    cpuFor("discovery");
-    let mark = Date.now();
+    endPart("discovery");
     const clusters = await listClusters(this.db, { activeOnly: true });
     this.clustersBySecret = clustersBySecret(clusters);
     const mine = await this.takeLeases(clusters);
-    phases.leasesMs = Date.now() - mark;
-    cpuFor("leases");
-    mark = Date.now();
+    endPart("leases");
     this.metrics?.leases.set(mine.length);
 
     let failed = 0;
@@ -357,9 +356,7 @@ export class Collector {
       historyRows += result.historyRows;
     });
     await this.successes.flush();
-    phases.pollsMs = Date.now() - mark;
-    cpuFor("clusters");
-    mark = Date.now();
+    endPart("clusters");
 
     if (await this.holdsGlobalLease()) {
       const fleetWide = await this.fleetWideJobs(clusters).catch((err) => {
@@ -371,8 +368,7 @@ export class Collector {
     }
     await this.notifyChanges(true);
     await this.handlePendingNudges();
-    phases.jobsMs = Date.now() - mark;
-    cpuFor("jobs");
+    endPart("jobs");
 
     const durationMs = Date.now() - started;
     const summary: CycleSummary = {
@@ -390,8 +386,8 @@ export class Collector {
     this.metrics?.cycleSeconds.observe(durationMs / 1000);
     this.metrics?.lastCycleSeconds.set(durationMs / 1000);
     await this.refreshGauges().catch((err: unknown) => this.log.debug({ error: oneLine(err) }, "fleet gauges not refreshed"));
-    cpuFor("finish");
-    this.log.info({ ...summary, ...phases, pollTime: this.timing, discoveryProblems: problems.length }, "cycle finished");
+    endPart("finish");
+    this.log.info({ ...summary, wallMs, pollTime: this.timing, discoveryProblems: problems.length }, "cycle finished");
     return summary;
   }
 
