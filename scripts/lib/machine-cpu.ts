@@ -38,10 +38,21 @@ export interface ProcessCpu {
   reaped: number;
 }
 
-/** /proc/<pid>/stat: the fields after the command name's closing parenthesis. */
+/**
+ * A /proc stat line's fields after the command name's closing parenthesis (the name may hold ") "), as
+ * numbers: [state, ppid, …, utime at 11, stime at 12, cutime at 13, cstime at 14, …].
+ */
+function statFields(stat: string): number[] {
+  return stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
+}
+
+/** /proc/<pid>/stat: parent, own and reaped CPU. */
 export function parseProcessCpu(pidStat: string): ProcessCpu | null {
-  const rest = pidStat.slice(pidStat.lastIndexOf(")") + 2).split(" ");
-  const [ppid, utime, stime, cutime, cstime] = [rest[1], rest[11], rest[12], rest[13], rest[14]].map(Number);
+  const fields = statFields(pidStat);
+  const [ppid, utime, stime, cutime, cstime] = [fields[1], fields[11], fields[12], fields[13], fields[14]];
   if ([ppid, utime, stime, cutime, cstime].some((n) => !Number.isFinite(n))) return null;
   return { ppid, own: (utime + stime) / TICKS, reaped: (cutime + cstime) / TICKS };
 }
@@ -88,8 +99,7 @@ export function parseThreadCpu(taskStat: string): { name: string; user: number; 
   const open = taskStat.indexOf("(");
   const close = taskStat.lastIndexOf(")");
   if (open < 0 || close < open) return null;
-  const rest = taskStat.slice(close + 2).split(" ");
-  const [utime, stime] = [rest[11], rest[12]].map(Number);
+  const [utime, stime] = statFields(taskStat).slice(11, 13);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return null;
   return { name: taskStat.slice(open + 1, close), user: utime / TICKS, system: stime / TICKS };
 }
