@@ -17,7 +17,7 @@ import type { KubeConfig } from "@kubernetes/client-node";
 import type pg from "pg";
 import type { ProvisionerRef } from "./events";
 import { aboutProvisioner, keepFluxEvent, keepNodeEvent, pollEvents } from "./events";
-import { applyPlan, changesWhatPagesShow, healthCounts, planWatchedChanges, showsOnPages } from "./changes";
+import { applyPlan, changesWhatPagesShow, healthCounts, planWatchedChanges, showsOnPages, withSettledReady } from "./changes";
 import { fluxVersionOf, pollKube, type ServedVersionsCache } from "./poll";
 import type { CollectorMetrics } from "./metrics";
 import { objectTargets } from "./targets";
@@ -294,7 +294,9 @@ export class ClusterSession {
         const record = KINDS.get(kind)!.toRecord(object);
         const key = objectKey(record);
         this.pending.set(key, record);
-        visible = showsOnPages(record, this.state?.known.get(key), new Date());
+        // Judged as the flush's plan will judge it: a retry or a pass without status.history keeps its settled verdict.
+        const before = this.state?.known.get(key);
+        visible = showsOnPages(withSettledReady(record, before), before, new Date());
         if (kind === "Kustomization") {
           const needs = substitutionNeeds(object);
           if (needs) this.substitutions.set(kustomizationName(object), needs);
