@@ -408,17 +408,20 @@ async function profiled<T>(mode: string, phase: string, run: () => Promise<T>): 
   }
 }
 
+/** Connections the collector's pool opened (each a SCRAM exchange and a new PostgreSQL process). */
+let databaseConnects = 0;
+
 /** The collector of one mode as the worker runs it, on DATABASE_URL (the embedded PostgreSQL the worker made). */
 async function createBenchCollector(mode: "poll" | "watch") {
   const { env, resetEnvCache } = await import("../lib/env");
   resetEnvCache();
   const settings = env();
-  const { logPoolError, SESSION_OPTIONS } = await import("../lib/db/client");
+  const { collectorPool } = await import("../lib/db/client");
   const { loadHubConfig } = await import("../lib/kube/kubeconfig");
   const { logger } = await import("../lib/logger");
   const { Collector } = await import("../lib/collector/collector");
-  const db = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Math.min(40, concurrency + 4), options: SESSION_OPTIONS });
-  db.on("error", logPoolError("bench-pool"));
+  const db = collectorPool(process.env.DATABASE_URL!, concurrency);
+  db.on("connect", () => databaseConnects++);
   const collector = new Collector(
     db,
     {
@@ -655,11 +658,12 @@ async function workerMain(dir: string) {
     const reads0 = collector.periodicReads();
     const cpu0 = process.cpuUsage();
     const threads0 = threadCpu();
+    const connects0 = databaseConnects;
     const t0 = Date.now();
     cycleCpuSeconds = 0;
     cycleCpuParts = {};
     const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
-    let quiet = { seconds: 0, cpu: 0, cycles: 0, cycleParts: "", facts: 0, eks: 0, requests: 0, threads: "" };
+    let quiet = { seconds: 0, cpu: 0, cycles: 0, cycleParts: "", facts: 0, eks: 0, requests: 0, threads: "", connects: 0 };
     await profiled(mode, "idle", async () => {
       await cyclesFor(quietSeconds);
       quiet = {
@@ -673,6 +677,7 @@ async function workerMain(dir: string) {
         eks: collector.periodicReads().eks - reads0.eks,
         requests: collector.watchStats().requests - requests0,
         threads: describeThreadCpu(threads0, threadCpu(), (Date.now() - t0) / 1000),
+        connects: databaseConnects - connects0,
       };
       await cyclesFor(idleSeconds - quietSeconds);
     });
@@ -694,7 +699,7 @@ async function workerMain(dir: string) {
       `(${(quiet.requests / Math.max(1, storedClusters)).toFixed(2)} in the first ${quiet.seconds.toFixed(0)} s)`;
     console.log(
       `  idle, first ${quiet.seconds.toFixed(0)} s: CPU ${idleCpuCores.toFixed(4)} cores (cycles ${(quiet.cycles / quiet.seconds).toFixed(4)}; ` +
-        `${quiet.facts} facts and ${quiet.eks} EKS reads)\n` +
+        `${quiet.facts} facts and ${quiet.eks} EKS reads; ${quiet.connects} database connections opened)\n` +
         `  idle, first ${quiet.seconds.toFixed(0)} s, by thread (cores): ${quiet.threads}; the cycles by part: ${quiet.cycleParts}\n` +
         `  idle, all ${seconds.toFixed(0)} s: CPU ${steadyCpuCores.toFixed(4)} cores (${reads.facts} facts and ${reads.eks} EKS reads), ` +
         `${stats.requests - requests0} requests on the clusters' connections (${quiet.requests} in the first ${quiet.seconds.toFixed(0)} s), ` +

@@ -4,7 +4,7 @@
 // /metrics, and on SIGTERM finishes the current work, gives its leases back and exits.
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { closeDatabase, SESSION_OPTIONS } from "../db/client";
+import { closeDatabase, collectorPool, SESSION_OPTIONS } from "../db/client";
 import { ensureDatabase } from "../db/database";
 import { ACTION_CHANNEL, NUDGE_CHANNEL } from "../db/channels";
 import { env, resetEnvCache } from "../env";
@@ -26,13 +26,7 @@ async function main(): Promise<void> {
   const settings = env();
   const database = await ensureDatabase((line) => log.debug({ postgres: line }));
   resetEnvCache(); // ensureDatabase set DATABASE_URL for this process
-  // Its own pool, sized for the polls running at once (each writes through it).
-  const db = new pg.Pool({
-    connectionString: database.url,
-    max: Math.min(40, settings.COLLECTOR_CONCURRENCY + 4),
-    options: SESSION_OPTIONS,
-  });
-  db.on("error", (err) => log.warn({ error: oneLine(err) }, "database connection error"));
+  const db = collectorPool(database.url, settings.COLLECTOR_CONCURRENCY);
   const hubConfig = loadHubConfig({ kubeconfigPath: settings.KUBECONFIG, context: settings.HUB_CONTEXT });
   const metrics = new CollectorMetrics();
   const collector = new Collector(

@@ -42,6 +42,25 @@ export function getPool(): pg.Pool {
   return pool;
 }
 
+/**
+ * How long the collector keeps an idle connection: longer than a cycle (60 s by default). With pg's default
+ * (10 s) the pool closed its connections between one cycle and the next, and the next cycle's lease renewals
+ * and heartbeat batches opened them again: a SCRAM exchange on both sides and a new server process each.
+ */
+export const COLLECTOR_IDLE_CONNECTION_MS = 5 * 60_000;
+
+/** The collector's pool: a connection per cluster read at once (and a few for its own work), kept across cycles. */
+export function collectorPool(url: string, concurrency: number): pg.Pool {
+  const db = new pg.Pool({
+    connectionString: url,
+    max: Math.min(40, concurrency + 4),
+    idleTimeoutMillis: COLLECTOR_IDLE_CONNECTION_MS,
+    options: SESSION_OPTIONS,
+  });
+  db.on("error", logPoolError("collector-pool"));
+  return db;
+}
+
 export function getPrisma(): PrismaClient {
   prisma ??= new PrismaClient({
     adapter: new PrismaPg({ connectionString: databaseUrl(), max: 10 }, { onPoolError: logPoolError("prisma-pool") }),
