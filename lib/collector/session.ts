@@ -551,15 +551,7 @@ export class ClusterSession {
 
   /** A Flux resource that has not listed since it started failing, if any: the cluster is not readable now. */
   private failingResource(): { message: string; kind: string } | null {
-    const health = this.engine?.health();
-    if (!health) return null;
-    for (const r of health.resources) {
-      if (!KINDS.has(r.resource) || r.mode === "not-served" || r.mode === "fallback") continue;
-      const neverListed = r.lastListAtMs === null;
-      const listFailing = (r.mode === "backoff" || r.mode === "listing") && r.lastErrorKind !== null && !r.connected;
-      if ((neverListed || listFailing) && r.lastError) return { message: r.lastError, kind: r.lastErrorKind ?? "other" };
-    }
-    return null;
+    return this.engine?.listFailure((resource) => KINDS.has(resource)) ?? null;
   }
 
   private async fail(error: { message: string; kind: string }, at: Date, latencyMs: number | null): Promise<void> {

@@ -310,8 +310,11 @@ describe("when watching keeps failing", () => {
     const health = engine.health().resources[0];
     expect(health).toMatchObject({ lists: 0, lastErrorKind: "refused" });
     expect(["backoff", "listing"]).toContain(health.mode); // retrying the list, never "fallback"
+    expect(engine.listFailure(() => true)).toMatchObject({ resource: health.resource, kind: "refused" });
+    expect(engine.listFailure(() => false)).toBeNull();
     await sim.setFault("spoke-1", {});
     await until(() => seen.events.some((event) => event.type === "synced"), "the list once the cluster is back");
+    await until(() => engine.listFailure(() => true) === null, "readable again once it listed");
   });
 });
 

@@ -10,6 +10,7 @@
 // When watching keeps failing (see verdict.ts) the engine stops its watches, keeps the verdict in its
 // health and calls onFallback once: the caller polls that cluster instead and may try a new engine later.
 import type { KubeConfig } from "@kubernetes/client-node";
+import type { ErrorKind } from "../errors";
 import { logger } from "../../logger";
 import { ClusterTransport, type TransportOptions, type TransportStats } from "./transport";
 import { ResourceWatch, type ResourceWatchHealth, type WatchEvent, type WatchResource, type WatchSettings } from "./resource-watch";
@@ -78,6 +79,8 @@ export interface WatchEngine {
   /** Closes every stream and socket; resolves when every loop has ended. */
   stop(): Promise<void>;
   health(): ClusterWatchHealth;
+  /** The first resource `which` picks that cannot be read now, and why (see ResourceWatch.listFailure). */
+  listFailure(which: (resource: string) => boolean): { resource: string; message: string; kind: ErrorKind } | null;
   /** A rotated kubeconfig (token, certificate): used from the next request on. */
   setKubeConfig(kc: KubeConfig): void;
 }
@@ -184,6 +187,14 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
     },
     health() {
       return { cluster: options.cluster, mode, fallback, ...transport.stats(), resources: watches.map((watch) => watch.health()) };
+    },
+    listFailure(which) {
+      for (const watch of watches) {
+        if (!which(watch.id)) continue;
+        const failure = watch.listFailure();
+        if (failure) return { resource: watch.id, ...failure };
+      }
+      return null;
     },
     setKubeConfig(kc) {
       transport.setKubeConfig(kc);

@@ -192,6 +192,19 @@ export class ResourceWatch {
     };
   }
 
+  /**
+   * Why this resource cannot be read now, if so: it never listed, or its lists fail and no stream is open.
+   * Null while it lists or watches, and for a resource the cluster does not serve or no longer watches.
+   * (The heartbeat asks this of every resource of every cluster: it reads state, it builds no health.)
+   */
+  listFailure(): { message: string; kind: ErrorKind } | null {
+    if (this.mode === "not-served" || this.mode === "fallback" || !this.h.lastError) return null;
+    const neverListed = this.h.lastListAtMs === null;
+    // Backing off or listing again after an error: no stream is open (a watching one is "watching").
+    const listFailing = (this.mode === "backoff" || this.mode === "listing") && this.h.lastErrorKind !== null;
+    return neverListed || listFailing ? { message: this.h.lastError, kind: this.h.lastErrorKind ?? "other" } : null;
+  }
+
   // --- the loop ---------------------------------------------------------------------------------------
 
   private async run(): Promise<void> {
