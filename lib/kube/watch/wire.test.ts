@@ -1,5 +1,5 @@
 // Watch lines and list pages as a real kube-apiserver 1.26 writes them (bodies recorded from one).
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { decodeListPage, decodeWatchLine, isTooOldStatus, LineSplitter } from "./wire";
 import { laterRv } from "./resource-watch";
 
@@ -66,6 +66,25 @@ describe("decodeWatchLine", () => {
     // Refused: a line cut short by one brace, a bookmark without a resourceVersion.
     expect(decodeWatchLine(BOOKMARK.slice(0, -1))).toMatchObject({ kind: "invalid" });
     expect(decodeWatchLine(BOOKMARK.replace('{"resourceVersion":"307"}', "{}"))).toMatchObject({ kind: "invalid" });
+    expect(decodeWatchLine(BOOKMARK.slice(1))).toMatchObject({ kind: "invalid" });
+    expect(decodeWatchLine(BOOKMARK + "}")).toMatchObject({ kind: "invalid" });
+  });
+
+  it("reads a custom resource's bookmark without parsing it, exactly as parsing would", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(decodeWatchLine(BOOKMARK)).toEqual({ kind: "bookmark", resourceVersion: "307" });
+      expect(parse).not.toHaveBeenCalled();
+      // Near misses are parsed: a nested resourceVersion, a second key in metadata, a version that is no number.
+      const nested = BOOKMARK.replace('"metadata":{"resourceVersion":"307"}', '"metadata":{},"spec":{"resourceVersion":"307"}');
+      expect(decodeWatchLine(nested)).toMatchObject({ kind: "invalid" });
+      const withName = BOOKMARK.replace('{"resourceVersion":"307"}', '{"name":"x","resourceVersion":"307"}');
+      expect(decodeWatchLine(withName)).toEqual({ kind: "bookmark", resourceVersion: "307" });
+      expect(decodeWatchLine(BOOKMARK.replace('"307"', '"30a7"'))).toEqual({ kind: "bookmark", resourceVersion: "30a7" });
+      expect(parse).toHaveBeenCalledTimes(3);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it("takes an HTTP 410 body for an expiry too (older servers, some proxies)", () => {
