@@ -323,6 +323,7 @@ export class Collector {
         secretLabel: this.settings.secretLabel,
         secretNamespaces: this.settings.secretNamespaces ?? [],
         eks: this.eks.regionApis(),
+        list: (api) => this.eks.clusterNames(api),
         describe: (api, name) => this.eks.describe(api, name),
         previous: this.lastDiscovery,
       });

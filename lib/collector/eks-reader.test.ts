@@ -1,5 +1,7 @@
+import type pg from "pg";
 import { describe, expect, it } from "vitest";
-import { isDue } from "./eks-reader";
+import { logger } from "../logger";
+import { EksReader, isDue } from "./eks-reader";
 
 describe("isDue", () => {
   const interval = 300_000;
@@ -10,5 +12,44 @@ describe("isDue", () => {
     // A timer running every 300 s asks a little less than 300 s after the read it caused: still due.
     expect(isDue(1_000_000, interval, 1_000_000 + 295_000)).toBe(true);
     expect(isDue(1_000_000, interval, 1_000_000 + 300_000)).toBe(true);
+  });
+});
+
+describe("EksReader.clusterNames", () => {
+  const reader = (intervalSeconds: number) =>
+    new EksReader({} as pg.Pool, {
+      aws: null,
+      regions: [],
+      timeoutMs: 1_000,
+      intervalSeconds,
+      onRequest: () => undefined,
+      onDescribeFailed: () => undefined,
+      log: logger,
+    });
+
+  it("lists a region once per EKS interval, and again at once after a failed list", async () => {
+    let calls = 0;
+    let fail = false;
+    const api = {
+      region: "eu-west-1",
+      listClusters: async () => {
+        calls++;
+        if (fail) throw new Error("throttled");
+        return [`c${calls}`];
+      },
+    };
+    const hourly = reader(3600);
+    expect(await hourly.clusterNames(api)).toEqual(["c1"]);
+    expect(await hourly.clusterNames(api)).toEqual(["c1"]); // within the interval: the last answer
+    expect(calls).toBe(1);
+
+    const always = reader(0); // an interval already passed: every call lists
+    fail = true;
+    await expect(always.clusterNames(api)).rejects.toThrow("throttled");
+    fail = false;
+    expect(await always.clusterNames(api)).toEqual(["c3"]);
+    expect(await always.clusterNames(api)).toEqual(["c4"]);
+    // Regions are kept apart.
+    expect(await hourly.clusterNames({ ...api, region: "us-east-1" })).toEqual(["c5"]);
   });
 });

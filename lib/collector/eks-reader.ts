@@ -48,6 +48,7 @@ export class EksReader {
   private readonly apis = new Map<string, EksApi>();
   private readonly described = new Map<string, { at: number; info: EksClusterInfo }>();
   private readonly lastRead = new Map<number, number>();
+  private readonly listed = new Map<string, { at: number; names: string[] }>();
   /** Clusters' EKS facts read so far (calls that found them not due yet are not counted). */
   reads = 0;
 
@@ -77,6 +78,20 @@ export class EksReader {
   /** The clients of the configured regions (discovery lists their clusters). */
   regionApis(): EksApi[] {
     return this.options.regions.map((r) => this.api(r));
+  }
+
+  /**
+   * The region's cluster names, listed again once the EKS interval has (mostly) passed. Discovery asks every
+   * cycle, and ListClusters at 1,000 clusters is ten pages, a tenth of a watching collector's idle CPU, for a
+   * list that changes when a cluster is created or deleted (which takes EKS itself ten minutes or more). A
+   * failed list is not kept: the next cycle asks again.
+   */
+  async clusterNames(api: Pick<EksApi, "region" | "listClusters">): Promise<string[]> {
+    const last = this.listed.get(api.region);
+    if (last && !isDue(last.at, this.options.intervalSeconds * 1000, Date.now())) return last.names;
+    const names = await api.listClusters();
+    this.listed.set(api.region, { at: Date.now(), names });
+    return names;
   }
 
   /** DescribeCluster, answered from the last answer when it is younger than `maxAgeMs`. */

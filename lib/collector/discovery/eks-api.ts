@@ -24,6 +24,7 @@ export function candidateFromEks(name: string, region: string, info: EksClusterI
 
 export async function eksCandidates(
   apis: EksApi[],
+  list: (api: EksApi) => Promise<string[]>,
   describe: (api: EksApi, name: string) => Promise<EksClusterInfo>,
   problems: SourceProblems,
 ): Promise<{ candidates: Candidate[]; eksInfo: Map<string, EksClusterInfo> }> {
@@ -31,7 +32,7 @@ export async function eksCandidates(
   const eksInfo = new Map<string, EksClusterInfo>();
   for (const api of apis) {
     try {
-      const names = await api.listClusters();
+      const names = await list(api);
       // DescribeCluster a few at a time: a thousand at once only times out (and AWS throttles).
       await mapLimit(names, 8, async (name) => {
         try {

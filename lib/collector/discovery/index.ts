@@ -28,6 +28,8 @@ export interface DiscoveryInput {
   secretNamespaces?: string[];
   /** EKS APIs of the configured regions (empty: EKS discovery off). */
   eks: EksApi[];
+  /** ListClusters answers, cached across cycles (for the EKS interval). */
+  list: (api: EksApi) => Promise<string[]>;
   /** DescribeCluster answers cached across cycles. */
   describe: (api: EksApi, name: string) => Promise<EksClusterInfo>;
   /** The last answer: returned again when nothing it was computed from changed (a hub that keeps its lists by watching). */
@@ -54,7 +56,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   const generation = hub.generation;
   const served = preferredVersions(await hub.getJson(`/apis`));
   const eksProblems = new SourceProblems();
-  const eks = await eksCandidates(input.eks, input.describe, eksProblems);
+  const eks = await eksCandidates(input.eks, input.list, input.describe, eksProblems);
   const inputs = generation === undefined ? null : discoveryInputs(generation, served, eks, eksProblems);
   if (inputs !== null && input.previous?.inputs === inputs) return { ...input.previous, reused: true };
 

@@ -71,6 +71,7 @@ const discover = (hub: WatchedHub | ReturnType<typeof listingHub>, previous?: Di
     hubName: "hub",
     secretLabel: "crows-nest.io/cluster-kubeconfig",
     eks: [],
+    list: () => Promise.reject(new Error("no EKS here")),
     describe: () => Promise.reject(),
     previous,
   });
