@@ -49,6 +49,7 @@ import {
   heartbeatLeaseId,
   heldLeases,
   leasedClusterNames,
+  lostLeases,
   liveReplicas,
   orphanedLeases,
   releaseLeases,
@@ -645,10 +646,10 @@ export class Collector {
   private async stopLostSessions(): Promise<void> {
     if (!this.sessions.size) return;
     // Only sessions that existed before the query: one a cycle starts meanwhile took its lease after it.
-    const before = [...this.sessions];
-    const held = new Set(await heldLeases(this.db, this.replica));
-    for (const [id, session] of before) {
-      if (held.has(id) || this.sessions.get(id) !== session) continue;
+    const before = new Map(this.sessions);
+    for (const id of await lostLeases(this.db, this.replica, [...before.keys()])) {
+      const session = before.get(id)!;
+      if (this.sessions.get(id) !== session) continue;
       this.sessions.delete(id);
       this.heldLastCycle.delete(id);
       this.log.warn({ cluster: session.cluster.name }, "lease lost; watch stopped");

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_OPTIONS } from "../client";
 import { useTestDatabase } from "../../testing/db";
-import { acquireLeases, heartbeatLeaseId, heldLeases, orphanedLeases, releaseLeases, renewLease } from "./leases";
+import { acquireLeases, heartbeatLeaseId, heldLeases, lostLeases, orphanedLeases, releaseLeases, renewLease } from "./leases";
 
 const db = useTestDatabase();
 // Two replicas: two independent pools, as two processes would have.
@@ -50,6 +50,18 @@ describe("collector leases", () => {
     expect(await acquireLeases(b, "replica-b", ids, 60)).toEqual(ids);
     expect(await heldLeases(a, "replica-a")).toEqual([]);
     expect(await renewLease(a, "replica-a", 1, 60)).toBe(false);
+  });
+
+  it("names the clusters whose lease a holder lost: expired, released or never held", async () => {
+    await db.pool().query("DELETE FROM collector_lease");
+    await acquireLeases(a, "replica-a", ids, 60);
+    expect(await lostLeases(a, "replica-a", ids)).toEqual([]);
+    expect(await lostLeases(a, "replica-a", [])).toEqual([]);
+    await db.pool().query(`UPDATE collector_lease SET "expiresAt" = now() - interval '1 second' WHERE "clusterId" = 3`);
+    await releaseLeases(a, "replica-a", [5]);
+    await acquireLeases(b, "replica-b", [5], 60);
+    expect((await lostLeases(a, "replica-a", [1, 3, 5, 99])).sort((x, y) => x - y)).toEqual([3, 5, 99]);
+    expect(await lostLeases(b, "replica-b", [5])).toEqual([]);
   });
 
   it("gives leases back on release", async () => {

@@ -110,6 +110,20 @@ export async function heldLeases(db: Db, holder: string): Promise<number[]> {
   return rows.map((r) => r.clusterId);
 }
 
+/**
+ * Of these clusters, the ones whose live lease this holder no longer has. The heartbeat asks it every few
+ * seconds for every watched cluster: the answer is usually empty, where heldLeases returned every lease held.
+ */
+export async function lostLeases(db: Db, holder: string, clusterIds: number[]): Promise<number[]> {
+  if (!clusterIds.length) return [];
+  const { rows } = await db.query<{ id: number }>(
+    `SELECT id FROM unnest($2::int[]) AS id
+      WHERE NOT EXISTS (SELECT 1 FROM collector_lease l WHERE l."clusterId" = id AND l.holder = $1 AND l."expiresAt" > now())`,
+    [holder, clusterIds],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Names of the clusters whose live lease this holder has (operator actions are claimed only for those). */
 export async function leasedClusterNames(db: Db, holder: string): Promise<string[]> {
   const { rows } = await db.query<{ name: string }>(
