@@ -164,6 +164,8 @@ export class Collector {
   private watchedHub?: WatchedHub;
   private lastDiscovery?: DiscoveryResult;
   private discoveryWrittenAt = 0;
+  /** Cluster ids by name, as the last full discovery write stored them (null: none yet, or it failed). */
+  private discoveredIds: Map<string, number> | null = null;
   /**
    * Asks for discovery's writes besides a change in discovery (an EKS read failed, so Crossplane's facts
    * stand in): counted, so that one asked for while a cycle writes is not lost, nor one whose write failed.
@@ -396,19 +398,28 @@ export class Collector {
   /**
    * Discovery's clusters, provisioners and Crossplane facts, and the clusters gone (when every source
    * answered); an unchanged discovery (the hub's watched lists, its APIs and EKS's answers) writes nothing
-   * but every discoveryRewriteSeconds, or when asked to (an EKS read failed). Returns the rows written.
+   * but every discoveryRewriteSeconds, and the Crossplane facts of a cluster whose EKS read failed (they
+   * stand in for EKS's). Returns the rows written.
    */
   private async writeDiscovery(discovery: DiscoveryResult): Promise<number> {
     const unchanged =
       discovery.reused &&
-      this.discoveryWritesDone === this.discoveryWritesAsked &&
+      this.discoveredIds !== null &&
       Date.now() - this.discoveryWrittenAt < (this.settings.discoveryRewriteSeconds ?? DEFAULT_DISCOVERY_REWRITE_SECONDS) * 1000;
-    if (unchanged) return 0;
-    const writing = Date.now();
     const asked = this.discoveryWritesAsked;
+    if (unchanged) {
+      if (this.discoveryWritesDone === asked) return 0;
+      // Only Crossplane's facts of the clusters whose DescribeCluster failed are due (a cluster whose EKS
+      // read always fails asked for the whole discovery every EKS interval).
+      const rows = await this.writeCrossplaneFacts(discovery, this.discoveredIds!);
+      this.discoveryWritesDone = asked;
+      return rows;
+    }
+    const writing = Date.now();
     let rowsWritten = 0;
     try {
       const ids = await upsertDiscoveredClusters(this.db, discovery.clusters);
+      this.discoveredIds = ids;
       const byCluster = new Map<number, (typeof discovery.clusters)[number]["provisioners"]>();
       for (const c of discovery.clusters) if (c.provisioners.length) byCluster.set(ids.get(c.name)!, c.provisioners);
       const provisioners = await upsertProvisioners(this.db, byCluster, discovery.complete);
@@ -428,6 +439,7 @@ export class Collector {
       }
     } catch (err) {
       this.discoveryWrittenAt = 0; // not written: the next cycle writes, reused or not
+      this.discoveredIds = null;
       throw err;
     }
     this.discoveryWrittenAt = writing;
