@@ -87,7 +87,7 @@ export function transportReader(
   };
 }
 
-/** An open watch response: lines are handed to `onLine` as they arrive. */
+/** An open watch response: its bytes are handed to `onBytes` as they arrive. */
 export interface LineStream {
   /** Resolves "server" when the server ends the stream cleanly, "client" after close(); rejects when it breaks. */
   readonly done: Promise<"server" | "client">;
@@ -198,10 +198,10 @@ export class ClusterTransport {
   }
 
   /**
-   * Starts a watch. Resolves once the server answered 200 (lines then flow to `onLine`); rejects with the
+   * Starts a watch. Resolves once the server answered 200 (its bytes then flow to `onBytes`); rejects with the
    * server's Status for any other answer, or when no headers arrive within the request deadline.
    */
-  async openLines(path: string, query: Record<string, string | number | undefined>, onLine: (chunk: string) => void): Promise<LineStream> {
+  async openLines(path: string, query: Record<string, string | number | undefined>, onBytes: (chunk: Buffer) => void): Promise<LineStream> {
     const opened = await this.open(withQuery(path, query));
     if (opened.status !== 200) {
       const body = await readSmallBody(opened.body);
@@ -223,12 +223,12 @@ export class ClusterTransport {
         if (how instanceof ClusterRequestError) reject(how);
         else resolve(how);
       };
-      opened.body.setEncoding("utf8");
-      opened.body.on("data", (chunk: string) => {
+      // Bytes, not text: the consumer splits lines and decodes only whole ones (see LineSplitter).
+      opened.body.on("data", (chunk: Buffer) => {
         bytes += chunk.length;
         this.counters.bytesReceived += chunk.length;
         this.lastFrameAt = Date.now();
-        if (!over) onLine(chunk);
+        if (!over) onBytes(chunk);
       });
       opened.body.on("end", () => settle("server"));
       opened.body.on("error", (err) => settle(brokenBodyError(err, bytes)));

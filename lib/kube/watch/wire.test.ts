@@ -94,13 +94,33 @@ describe("decodeWatchLine", () => {
 });
 
 describe("LineSplitter", () => {
+  const bytes = (text: string) => Buffer.from(text, "utf8");
+
   it("joins lines split across chunks and knows when a stream stopped inside one", () => {
     const lines: string[] = [];
     const splitter = new LineSplitter();
-    splitter.push('{"a":1}\n{"b"', (line) => lines.push(line));
+    splitter.push(bytes('{"a":1}\n{"b"'), (line) => lines.push(line));
     expect(splitter.pending).toBeGreaterThan(0);
-    splitter.push(':2}\n\n{"c":3}\n', (line) => lines.push(line));
+    splitter.push(bytes(':2}\n\n{"c":3}\n'), (line) => lines.push(line));
     expect(lines).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+    expect(splitter.pending).toBe(0);
+    splitter.push(bytes("  \r"), (line) => lines.push(line));
+    expect(splitter.pending).toBe(0); // white space only: nothing was cut short
+  });
+
+  it("decodes a character whose bytes arrive in two chunks, and a line over three", () => {
+    const line = '{"message":"Größe überschritten — 容量"}';
+    const whole = bytes(`${line}\n${line}\n`);
+    // Cut inside "ö" (two bytes) and inside "容" (three bytes).
+    const cuts = [whole.indexOf(bytes("ö")) + 1, whole.indexOf(bytes("容")) + 2, whole.length - 5];
+    const lines: string[] = [];
+    const splitter = new LineSplitter();
+    let from = 0;
+    for (const cut of [...cuts, whole.length]) {
+      splitter.push(whole.subarray(from, cut), (l) => lines.push(l));
+      from = cut;
+    }
+    expect(lines).toEqual([line, line]);
     expect(splitter.pending).toBe(0);
   });
 });

@@ -81,27 +81,39 @@ export function decodeWatchLine(line: string): DecodedLine {
   return { kind: "change", type, object: stripManagedFields(object), key, resourceVersion, uid: str(metadata.uid) };
 }
 
-/** Splits a UTF-8 text stream into lines; a partial last line waits for the next chunk. */
+/**
+ * Splits a stream of UTF-8 bytes into lines; a partial last line waits for the next chunk. It works on bytes
+ * rather than on a stream set to decode (which runs every chunk through a StringDecoder, a call per watch
+ * frame): a newline byte never occurs inside a multi-byte character, so whole lines are decoded, once each.
+ */
 export class LineSplitter {
-  private rest = "";
+  private rest: Buffer[] = [];
 
-  push(chunk: string, onLine: (line: string) => void): void {
-    let text = this.rest + chunk;
-    let at = text.indexOf("\n");
-    while (at >= 0) {
-      const line = text.slice(0, at).trim();
+  push(chunk: Buffer, onLine: (line: string) => void): void {
+    let start = 0;
+    for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, start)) {
+      let line: string;
+      if (this.rest.length) {
+        this.rest.push(chunk.subarray(start, at));
+        line = Buffer.concat(this.rest).toString("utf8");
+        this.rest = [];
+      } else {
+        line = chunk.toString("utf8", start, at);
+      }
+      start = at + 1;
+      line = line.trim();
       if (line) onLine(line);
-      text = text.slice(at + 1);
-      at = text.indexOf("\n");
     }
-    this.rest = text;
+    if (start < chunk.length) this.rest.push(start ? chunk.subarray(start) : chunk);
   }
 
-  /** Bytes of an unfinished line (a stream that ends with some is truncated). */
+  /** Characters (besides white space) of an unfinished line: a stream that ends with some is truncated. */
   get pending(): number {
-    return this.rest.trim().length;
+    return this.rest.length ? Buffer.concat(this.rest).toString("utf8").trim().length : 0;
   }
 }
+
+const NEWLINE = 0x0a;
 
 export interface ListPage {
   resourceVersion: string | null;
