@@ -65,6 +65,7 @@ const { mapLimit } = await import("../lib/concurrency");
 const { clusterWatchResources } = await import("../lib/kube/watch/resources");
 const { processCpuSeconds, startBenchSimulator } = await import("./lib/processes");
 const { cpuBetween } = await import("./lib/machine-cpu");
+const { PeakRss } = await import("./lib/peak-rss");
 type WatchEngine = ReturnType<typeof createWatchEngine>;
 
 const RESOURCES = clusterWatchResources();
@@ -83,8 +84,8 @@ const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null;
-let peakRss = process.memoryUsage().rss;
-setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 250).unref();
+// The process's peak from the kernel's high-water mark, not a sampler inside the process whose CPU is measured.
+const peak = new PeakRss();
 
 async function startSimulatorProcess(): Promise<{ controlUrl: string }> {
   const started = await startBenchSimulator({ outDir: simDir, clusters, objects }, { ...process.env, LOG_LEVEL: "error" });
@@ -315,7 +316,7 @@ async function main() {
     idleCpuCores: Number(idleCpuCores.toFixed(4)),
     idleRequestsPerMinute: Math.round(idleRequestsPerMinute),
     idleRssMB,
-    peakRssMB: mb(peakRss),
+    peakRssMB: mb(peak.read()),
     simulatorIdleCores: simIdleCores === null ? null : Number(simIdleCores.toFixed(3)),
     h2SocketsPerCluster: Number(h2Sockets.toFixed(2)),
     h2StreamsPerCluster: Number(h2Streams.toFixed(2)),

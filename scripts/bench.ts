@@ -37,6 +37,7 @@ import {
 import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import { bundleForNode } from "./lib/node-bundle";
 import { cpuBetween } from "./lib/machine-cpu";
+import { PeakRss } from "./lib/peak-rss";
 import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
 import { DEMO_DIST_DIR, ensureProductionBuild } from "./lib/web-build";
 
@@ -489,8 +490,8 @@ async function restartMain(dir: string) {
   const { embeddedServerPid } = await import("../lib/db/embedded");
   const { closeDatabase } = await import("../lib/db/client");
   const { db, collector } = await createBenchCollector(mode);
-  let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
+  // A new process: its high-water mark is the restart's peak (no sampling inside the measured process).
+  const peak = new PeakRss();
   // Every kind of history a restart could write twice: objects' transitions, version changes, kept Events.
   const history = async () =>
     Number(
@@ -522,10 +523,9 @@ async function restartMain(dir: string) {
     rowsWritten: summary.rowsWritten,
     historyRows: (await history()) - history0,
     failedClusters: summary.failedClusters,
-    peakRssMB: Math.round(peakRss / 1048576),
+    peakRssMB: Math.round(peak.read() / 1048576),
     machine: machineBetween(s0, s1, seconds, cpuSeconds),
   };
-  clearInterval(sampler);
   await collector.close();
   await db.end();
   await closeDatabase();
@@ -552,17 +552,16 @@ async function workerMain(dir: string) {
   const { closeDatabase } = await import("../lib/db/client");
   const { db, collector } = await createBenchCollector(mode);
 
-  // memoryUsage.rss() reads only the RSS: memoryUsage() also walks the heap's spaces, ten times a second
-  // inside the collector's own CPU figure.
-  let peakRss = process.memoryUsage.rss();
-  /** The phase running now, and the peak RSS seen in each (where the memory goes). */
+  /** The phase running now, and the peak RSS of each (where the memory goes), from the kernel's mark (peak-rss.ts). */
+  const peak = new PeakRss();
+  peak.reset();
   let phase = "cold";
   const phasePeaks: Record<string, number> = {};
-  const sampler = setInterval(() => {
-    const rss = process.memoryUsage.rss();
-    peakRss = Math.max(peakRss, rss);
-    phasePeaks[phase] = Math.max(phasePeaks[phase] ?? 0, rss);
-  }, 100);
+  const startPhase = (next: string) => {
+    phasePeaks[phase] = peak.read();
+    peak.reset();
+    phase = next;
+  };
   const count = async (table: string) => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
   const cpuSince = (from: NodeJS.CpuUsage) => {
     const cpu = process.cpuUsage(from);
@@ -609,9 +608,9 @@ async function workerMain(dir: string) {
   const cold = await profiled(mode, "cold", measure);
   const coldShares1 = machineShares(simulatorPid, postmasterPid);
   // Watch mode lists and watches first; versions, Flux and EKS facts are read right after (the facts queue).
-  phase = "facts";
+  startPhase("facts");
   while (collector.factsPending() > 0) await sleep(100);
-  phase = "idle";
+  startPhase("idle");
   // The garbage of the cold start (150,000 objects listed and written) is collected before the idle
   // window: a one-off cost of starting, not of idling.
   (globalThis as { gc?: () => void }).gc?.();
@@ -715,7 +714,7 @@ async function workerMain(dir: string) {
   if (values.profile) v8.writeHeapSnapshot(path.join(values.profile, `${mode}-idle.heapsnapshot`));
 
   // --- churn -----------------------------------------------------------------------------------------
-  phase = "churn";
+  startPhase("churn");
   const readable = new Set(
     (
       await db.query<{ name: string }>(
@@ -800,7 +799,7 @@ async function workerMain(dir: string) {
   // --- routine reconciles -------------------------------------------------------------------------------
   // A real fleet is never quiet: every Kustomization and HelmRelease reconciles on its interval and writes
   // its status as it goes. What that costs, and that none of it is a history row.
-  phase = "reconciles";
+  startPhase("reconciles");
   let reconciles: ReconcileFigures | null = null;
   if (controlUrl && reconcileSeconds > 0) {
     const from = (await db.query<{ id: string }>(`SELECT COALESCE(max(id), 0)::text AS id FROM flux_object_transition`)).rows[0].id;
@@ -838,12 +837,12 @@ async function workerMain(dir: string) {
     );
   }
 
-  clearInterval(sampler);
-  const peakRssMB = Math.round(peakRss / 1024 / 1024);
+  phasePeaks[phase] = peak.read();
+  const peakRssMB = Math.round(Math.max(...Object.values(phasePeaks)) / 1024 / 1024);
   console.log(
     `  peak RSS by phase: ${Object.entries(phasePeaks)
       .map(([name, bytes]) => `${name} ${Math.round(bytes / 1048576)} MB`)
-      .join(", ")}`,
+      .join(", ")}` + (peak.resettable ? "" : " (each since the process started: the kernel's mark could not be reset)"),
   );
   const stats = collector.watchStats();
   const socketsPerCluster = mode === "watch" ? stats.openSockets / Math.max(1, storedClusters) : null;
