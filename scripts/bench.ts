@@ -37,6 +37,7 @@ import {
 import { COLLECTOR_NODE_FLAGS } from "../lib/collector/heap";
 import { bundleForNode } from "./lib/node-bundle";
 import { cpuBetween } from "./lib/machine-cpu";
+import { describeGc, watchGc } from "./lib/gc-watch";
 import { PeakRss } from "./lib/peak-rss";
 import { processCpuSeconds, startBenchSimulator } from "./lib/processes";
 import { DEMO_DIST_DIR, ensureProductionBuild } from "./lib/web-build";
@@ -658,11 +659,12 @@ async function workerMain(dir: string) {
     const cpu0 = process.cpuUsage();
     const threads0 = threadCpu();
     const connects0 = databaseConnects;
+    const gc = watchGc();
     const t0 = Date.now();
     cycleCpuSeconds = 0;
     cycleCpuParts = {};
     const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
-    let quiet = { seconds: 0, cpu: 0, cycles: 0, cycleParts: "", facts: 0, eks: 0, requests: 0, threads: "", connects: 0 };
+    let quiet = { seconds: 0, cpu: 0, cycles: 0, cycleParts: "", facts: 0, eks: 0, requests: 0, threads: "", connects: 0, gc: "" };
     await profiled(mode, "idle", async () => {
       await cyclesFor(quietSeconds);
       quiet = {
@@ -677,6 +679,7 @@ async function workerMain(dir: string) {
         requests: collector.watchStats().requests - requests0,
         threads: describeThreadCpu(threads0, threadCpu(), (Date.now() - t0) / 1000),
         connects: databaseConnects - connects0,
+        gc: describeGc(gc.stop()),
       };
       await cyclesFor(idleSeconds - quietSeconds);
     });
@@ -700,6 +703,7 @@ async function workerMain(dir: string) {
       `  idle, first ${quiet.seconds.toFixed(0)} s: CPU ${idleCpuCores.toFixed(4)} cores (cycles ${(quiet.cycles / quiet.seconds).toFixed(4)}; ` +
         `${quiet.facts} facts and ${quiet.eks} EKS reads; ${quiet.connects} database connections opened)\n` +
         `  idle, first ${quiet.seconds.toFixed(0)} s, by thread (cores): ${quiet.threads}; the cycles by part: ${quiet.cycleParts}\n` +
+        `  idle, first ${quiet.seconds.toFixed(0)} s, garbage collections: ${quiet.gc}\n` +
         `  idle, all ${seconds.toFixed(0)} s: CPU ${steadyCpuCores.toFixed(4)} cores (${reads.facts} facts and ${reads.eks} EKS reads), ` +
         `${stats.requests - requests0} requests on the clusters' connections (${quiet.requests} in the first ${quiet.seconds.toFixed(0)} s), ` +
         `${(await count("flux_object_transition")) - history0} history rows; sessions ${JSON.stringify(stats.sessions)}`,
