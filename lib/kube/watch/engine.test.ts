@@ -273,6 +273,25 @@ describe("bookmarks and relists", () => {
   });
 });
 
+describe("a relist asked for", () => {
+  it("lists every resource again at once and resolves when each has, finding what changed meanwhile", async () => {
+    const { engine, seen } = watch("spoke-2", [KUSTOMIZATIONS, EVENTS]); // the periodic relist 15 min away
+    await engine.start();
+    const relisted = () => seen.events.filter((event) => event.type === "relisted");
+    await engine.relist();
+    const ids = engine.health().resources.map((r) => r.resource);
+    expect(ids).toHaveLength(2);
+    expect(
+      relisted()
+        .map((event) => event.resource)
+        .sort(),
+    ).toEqual(ids.sort());
+    for (const event of relisted()) expect(event).toMatchObject({ reason: "periodic", added: 0, modified: 0, deleted: 0 });
+    await engine.relist();
+    expect(relisted()).toHaveLength(4);
+  });
+});
+
 describe("when watching keeps failing", () => {
   it("says a proxy cuts long requests, and stops watching", async () => {
     await sim.setFault("spoke-3", { cutAfterSeconds: 2 });

@@ -79,6 +79,8 @@ export interface WatchEngine {
   /** Closes every stream and socket; resolves when every loop has ended. */
   stop(): Promise<void>;
   health(): ClusterWatchHealth;
+  /** Lists every resource again now, as the periodic safety net does; resolves once each has relisted. */
+  relist(): Promise<void>;
   /** The first resource `which` picks that cannot be read now, and why (see ResourceWatch.listFailure). */
   listFailure(which: (resource: string) => boolean): { resource: string; message: string; kind: ErrorKind } | null;
   /** A rotated kubeconfig (token, certificate): used from the next request on. */
@@ -122,7 +124,14 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
   let firstRound: (() => void) | undefined;
   let consumerErrors = 0;
 
+  /** relist() calls waiting for their resources' next list. */
+  let relists: Array<{ waiting: Set<string>; done: () => void }> = [];
+
   const emit = (event: WatchEvent) => {
+    if (event.type === "relisted" && relists.length) {
+      for (const r of relists) if (r.waiting.delete(event.resource) && r.waiting.size === 0) r.done();
+      relists = relists.filter((r) => r.waiting.size > 0);
+    }
     try {
       options.onEvent(event);
     } catch (err) {
@@ -187,6 +196,11 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
     },
     health() {
       return { cluster: options.cluster, mode, fallback, ...transport.stats(), resources: watches.map((watch) => watch.health()) };
+    },
+    relist() {
+      const waiting = new Set(watches.filter((watch) => watch.relistNow()).map((watch) => watch.id));
+      if (!waiting.size) return Promise.resolve();
+      return new Promise<void>((done) => relists.push({ waiting, done }));
     },
     listFailure(which) {
       for (const watch of watches) {

@@ -212,11 +212,14 @@ export class ResourceWatch {
     while (!this.stopped) {
       if (this.needList) {
         this.mode = "listing";
+        // Taken before listing: a relist asked for while this list runs lists once more after it.
+        const reason = this.needList;
+        this.needList = null;
         try {
-          await this.list(this.needList);
-          this.needList = null;
+          await this.list(reason);
           listFailures = 0;
         } catch (err) {
+          this.needList ??= reason;
           if (this.stopped) break;
           const e = classifyNetworkError(err);
           this.noteError(e);
@@ -357,16 +360,21 @@ export class ResourceWatch {
     clearTimeout(this.relistTimer);
     if (this.stopped) return;
     const interval = this.ctx.settings.relistIntervalMs * (0.9 + 0.2 * this.ctx.random());
-    this.relistTimer = setTimeout(() => {
-      this.needList ??= "periodic";
-      if (this.stream) {
-        this.ending = "relist";
-        this.stream.close();
-      } else {
-        this.wake?.();
-      }
-    }, interval);
+    this.relistTimer = setTimeout(() => this.relistNow(), interval);
     this.relistTimer.unref();
+  }
+
+  /** Lists again now, as the periodic safety net does. False when it will not: stopped, or not served. */
+  relistNow(): boolean {
+    if (this.stopped || this.mode === "not-served") return false;
+    this.needList ??= "periodic";
+    if (this.stream) {
+      this.ending = "relist";
+      this.stream.close();
+    } else {
+      this.wake?.();
+    }
+    return true;
   }
 
   // --- watch ------------------------------------------------------------------------------------------
@@ -458,6 +466,11 @@ export class ResourceWatch {
     }
     // Lines may arrive before the stream is known here (a 410 comes with the headers).
     if (this.stopped || stop) this.stream.close();
+    else if (this.needList) {
+      // A relist came due while the request was on its way (nothing could close a stream not yet known).
+      this.ending = "relist";
+      this.stream.close();
+    }
     if (this.stopped) {
       this.stream = undefined;
       return "resume";
