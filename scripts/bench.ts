@@ -109,6 +109,10 @@ const FACTS_INTERVAL_SECONDS = 300;
 const EKS_INTERVAL_SECONDS = 300;
 /** The goal's idle figure: this long with no change, before any periodic read is due. */
 const QUIET_SECONDS = 120;
+/** Each watched resource's safety-net relist, as deployed by default (the watch engine's relistIntervalMs). */
+const RELIST_INTERVAL_MINUTES = 15;
+/** The relist phase gives up after this long (a cluster whose lists keep failing never finishes). */
+const RELIST_DEADLINE_SECONDS = 180;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface ChurnLog {
@@ -378,6 +382,19 @@ interface ModeFigures {
   restart: RestartFigures | null;
   /** Null when the phase was skipped (--reconcile-seconds 0). */
   reconciles: ReconcileFigures | null;
+  /** Watch mode: the safety-net relist of every watched resource, all at once (null in poll mode, or when it did not finish). */
+  relist?: RelistFigures | null;
+}
+
+/** Every watching session lists all it watches again, at once: what the periodic relist costs, and that it writes nothing. */
+interface RelistFigures {
+  seconds: number;
+  cpuSeconds: number;
+  /** That CPU spread over the relist interval (15 min by default): the relists' share of the steady state. */
+  cpuCoresPerInterval: number;
+  sessions: number;
+  requests: number;
+  historyRows: number;
 }
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
@@ -717,6 +734,39 @@ async function workerMain(dir: string) {
   );
   if (values.profile) v8.writeHeapSnapshot(path.join(values.profile, `${mode}-idle.heapsnapshot`));
 
+  // --- the safety-net relist (watch mode) -------------------------------------------------------------
+  // Each watched resource lists again every RELIST_INTERVAL_MINUTES, spread over time; here all of them at
+  // once: its CPU, and that it finds nothing to write on a fleet that did not change.
+  let relist: RelistFigures | null = null;
+  if (mode === "watch") {
+    startPhase("relist");
+    const history0 = await count("flux_object_transition");
+    const requests0 = collector.watchStats().requests;
+    const cpu0 = process.cpuUsage();
+    const t0 = Date.now();
+    const sessions = await Promise.race([collector.relistAll(), sleep(RELIST_DEADLINE_SECONDS * 1000).then(() => null)]);
+    if (sessions === null) {
+      console.log(`  safety-net relist: not finished within ${RELIST_DEADLINE_SECONDS} s (a cluster's lists keep failing?)`);
+    } else {
+      const seconds = (Date.now() - t0) / 1000;
+      const cpuSeconds = cpuSince(cpu0);
+      await sleep(2_000); // anything it found is flushed within FLUSH_MS
+      relist = {
+        seconds: round(seconds, 1),
+        cpuSeconds: round(cpuSeconds, 1),
+        cpuCoresPerInterval: round(cpuSeconds / (RELIST_INTERVAL_MINUTES * 60), 4),
+        sessions,
+        requests: collector.watchStats().requests - requests0,
+        historyRows: (await count("flux_object_transition")) - history0,
+      };
+      console.log(
+        `  safety-net relist of every watched resource (${sessions} clusters, ${concurrency} at a time): ${relist.seconds} s, CPU ${relist.cpuSeconds} s ` +
+          `(${relist.cpuCoresPerInterval} cores spread over its ${RELIST_INTERVAL_MINUTES}-minute interval), ${relist.requests} requests, ` +
+          `${relist.historyRows} history rows`,
+      );
+    }
+  }
+
   // --- churn -----------------------------------------------------------------------------------------
   startPhase("churn");
   const readable = new Set(
@@ -956,6 +1006,7 @@ async function workerMain(dir: string) {
     speedVsRunStart,
     restart,
     reconciles,
+    relist,
   };
   const legacy = {
     clusters: storedClusters,

@@ -605,6 +605,16 @@ export class Collector {
     return state;
   }
 
+  /**
+   * Every watching session lists all it watches again now (the periodic safety net, every cluster's at once,
+   * `concurrency` clusters at a time as a cold start lists them); the sessions relisted. The bench times it.
+   */
+  async relistAll(): Promise<number> {
+    const watching = [...this.sessions.values()].filter((session) => session.mode === "watching");
+    await mapLimit(watching, this.settings.concurrency, (session) => session.relist());
+    return watching.length;
+  }
+
   /** Watch sessions by mode, and their engines' requests, connections and open sockets (benchmarks, /metrics). */
   watchStats(): { sessions: Record<string, number>; requests: number; connections: number; openSockets: number; openStreams: number } {
     const out = { sessions: {} as Record<string, number>, requests: 0, connections: 0, openSockets: 0, openStreams: 0 };

@@ -252,6 +252,11 @@ export class ClusterSession {
     else this.transport?.close();
   }
 
+  /** Lists everything this session watches again now, as the periodic safety net does (the bench times it). */
+  relist(): Promise<void> {
+    return this.engine && this.mode === "watching" ? this.engine.relist() : Promise.resolve();
+  }
+
   /** Sockets, requests and per-resource state of the engine (null before it started). */
   health() {
     return this.engine?.health() ?? null;
