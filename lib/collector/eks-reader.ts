@@ -82,9 +82,9 @@ export class EksReader {
 
   /**
    * The region's cluster names, listed again once the EKS interval has (mostly) passed. Discovery asks every
-   * cycle, and ListClusters at 1,000 clusters is ten pages, a tenth of a watching collector's idle CPU, for a
-   * list that changes when a cluster is created or deleted (which takes EKS itself ten minutes or more). A
-   * failed list is not kept: the next cycle asks again.
+   * cycle, and ListClusters at 1,000 clusters is ten SDK calls (discovery's idle CPU fell from 0.0011–0.0013
+   * to 0.0004–0.0005 cores without them), for a list that changes when a cluster is created or deleted (which
+   * takes EKS itself ten minutes or more). A failed list is not kept: the next cycle asks again.
    */
   async clusterNames(api: Pick<EksApi, "region" | "listClusters">): Promise<string[]> {
     const last = this.listed.get(api.region);

@@ -289,6 +289,10 @@ describe("a relist asked for", () => {
     for (const event of relisted()) expect(event).toMatchObject({ reason: "periodic", added: 0, modified: 0, deleted: 0 });
     await engine.relist();
     expect(relisted()).toHaveLength(4);
+    // A stop ends a relist still waiting: it resolves whether or not its lists ran.
+    const pending = engine.relist();
+    await engine.stop();
+    await pending;
   });
 });
 

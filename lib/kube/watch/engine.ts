@@ -79,7 +79,7 @@ export interface WatchEngine {
   /** Closes every stream and socket; resolves when every loop has ended. */
   stop(): Promise<void>;
   health(): ClusterWatchHealth;
-  /** Lists every resource again now, as the periodic safety net does; resolves once each has relisted. */
+  /** Lists every resource again now, as the periodic safety net does; resolves once each has relisted (or the engine stopped). */
   relist(): Promise<void>;
   /** The first resource `which` picks that cannot be read now, and why (see ResourceWatch.listFailure). */
   listFailure(which: (resource: string) => boolean): { resource: string; message: string; kind: ErrorKind } | null;
@@ -172,6 +172,7 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
 
   async function stopAll(to: "stopped" | "fallback"): Promise<void> {
     await Promise.all(watches.map((watch) => watch.stop(to)));
+    for (const waiter of relists.splice(0)) waiter.done(); // nothing more will list
     transport.close();
   }
 

@@ -219,7 +219,8 @@ export class ResourceWatch {
           await this.list(reason);
           listFailures = 0;
         } catch (err) {
-          this.needList ??= reason;
+          // Still to do; a first list stays the first (its end is `synced`) whatever was asked meanwhile.
+          this.needList = reason === "first" ? reason : (this.needList ?? reason);
           if (this.stopped) break;
           const e = classifyNetworkError(err);
           this.noteError(e);
