@@ -109,8 +109,6 @@ const FACTS_INTERVAL_SECONDS = 300;
 const EKS_INTERVAL_SECONDS = 300;
 /** The goal's idle figure: this long with no change, before any periodic read is due. */
 const QUIET_SECONDS = 120;
-/** Each watched resource's safety-net relist, as deployed by default (the watch engine's relistIntervalMs). */
-const RELIST_INTERVAL_MINUTES = 15;
 /** The relist phase gives up after this long (a cluster whose lists keep failing never finishes). */
 const RELIST_DEADLINE_SECONDS = 180;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -382,15 +380,15 @@ interface ModeFigures {
   restart: RestartFigures | null;
   /** Null when the phase was skipped (--reconcile-seconds 0). */
   reconciles: ReconcileFigures | null;
-  /** Watch mode: the safety-net relist of every watched resource, all at once (null in poll mode, or when it did not finish). */
+  /** Watch mode: the safety-net relist of every watched resource, now (null in poll mode, or when it did not finish). */
   relist?: RelistFigures | null;
 }
 
-/** Every watching session lists all it watches again, at once: what the periodic relist costs, and that it writes nothing. */
+/** Every watching session lists all it watches again now: what the periodic relist costs, and that it writes nothing. */
 interface RelistFigures {
   seconds: number;
   cpuSeconds: number;
-  /** That CPU spread over the relist interval (15 min by default): the relists' share of the steady state. */
+  /** That CPU spread over the relist interval (DEFAULT_RELIST_INTERVAL_MS): the relists' share of the steady state. */
   cpuCoresPerInterval: number;
   sessions: number;
   requests: number;
@@ -735,11 +733,12 @@ async function workerMain(dir: string) {
   if (values.profile) v8.writeHeapSnapshot(path.join(values.profile, `${mode}-idle.heapsnapshot`));
 
   // --- the safety-net relist (watch mode) -------------------------------------------------------------
-  // Each watched resource lists again every RELIST_INTERVAL_MINUTES, spread over time; here all of them at
-  // once: its CPU, and that it finds nothing to write on a fleet that did not change.
+  // Each watched resource lists again every DEFAULT_RELIST_INTERVAL_MS, spread over time; here every cluster's
+  // now, --concurrency clusters at a time: its CPU, and that it finds nothing to write on a fleet that did not change.
   let relist: RelistFigures | null = null;
   if (mode === "watch") {
     startPhase("relist");
+    const { DEFAULT_RELIST_INTERVAL_MS } = await import("../lib/kube/watch/engine");
     const history0 = await count("flux_object_transition");
     const requests0 = collector.watchStats().requests;
     const cpu0 = process.cpuUsage();
@@ -754,14 +753,14 @@ async function workerMain(dir: string) {
       relist = {
         seconds: round(seconds, 1),
         cpuSeconds: round(cpuSeconds, 1),
-        cpuCoresPerInterval: round(cpuSeconds / (RELIST_INTERVAL_MINUTES * 60), 4),
+        cpuCoresPerInterval: round(cpuSeconds / (DEFAULT_RELIST_INTERVAL_MS / 1000), 4),
         sessions,
         requests: collector.watchStats().requests - requests0,
         historyRows: (await count("flux_object_transition")) - history0,
       };
       console.log(
         `  safety-net relist of every watched resource (${sessions} clusters, ${concurrency} at a time): ${relist.seconds} s, CPU ${relist.cpuSeconds} s ` +
-          `(${relist.cpuCoresPerInterval} cores spread over its ${RELIST_INTERVAL_MINUTES}-minute interval), ${relist.requests} requests, ` +
+          `(${relist.cpuCoresPerInterval} cores spread over its ${DEFAULT_RELIST_INTERVAL_MS / 60_000}-minute interval), ${relist.requests} requests, ` +
           `${relist.historyRows} history rows`,
       );
     }

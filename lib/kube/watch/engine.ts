@@ -63,6 +63,9 @@ export interface WatchEngineOptions {
   random?: () => number;
 }
 
+/** Each resource's safety-net relist, unless the options say otherwise (jittered ±10 %). */
+export const DEFAULT_RELIST_INTERVAL_MS = 15 * 60_000;
+
 export type EngineMode = "starting" | "watching" | "fallback" | "stopped";
 
 export interface ClusterWatchHealth extends TransportStats {
@@ -103,7 +106,7 @@ export function transportOptions(
 export function watchSettings(options: Omit<WatchEngineOptions, "cluster" | "kubeConfig" | "resources" | "onEvent">): WatchSettings {
   return {
     requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
-    relistIntervalMs: options.relistIntervalMs ?? 15 * 60_000,
+    relistIntervalMs: options.relistIntervalMs ?? DEFAULT_RELIST_INTERVAL_MS,
     minWatchTimeoutSeconds: options.minWatchTimeoutSeconds ?? 1800,
     bookmarkSilenceMs: options.bookmarkSilenceMs ?? 150_000,
     timeoutGraceMs: 30_000,

@@ -12,7 +12,7 @@ import { backoffMs, ClusterRequestError, classifyNetworkError, type ErrorKind } 
 import type { Raw } from "../raw";
 import { holdsResourceVersion, type KnownObjects, packKnown, reconcileList } from "./reconcile";
 import { sweeperEvery } from "./sweeper";
-import type { ClusterTransport, LineStream } from "./transport";
+import type { ClusterTransport, WatchStream } from "./transport";
 import { type AttemptOutcome, describeOutcome, type Verdict, watchVerdict } from "./verdict";
 import { decodeListPage, decodeWatchLine, LineSplitter } from "./wire";
 
@@ -118,7 +118,7 @@ export class ResourceWatch {
   private watchesSinceList = 0;
   private needList: RelistReason | "first" | null = "first";
   private mode: ResourceMode = "starting";
-  private stream?: LineStream;
+  private stream?: WatchStream;
   private ending: Ending = null;
   private failures: AttemptOutcome[] = [];
   private quietFailures = 0;
@@ -443,7 +443,7 @@ export class ResourceWatch {
     this.h.watches++;
     this.watchesSinceList++;
     try {
-      this.stream = await this.ctx.transport.openLines(this.path, query, (chunk) => splitter.push(chunk, onLine));
+      this.stream = await this.ctx.transport.openStream(this.path, query, (chunk) => splitter.push(chunk, onLine));
     } catch (err) {
       const e = classifyNetworkError(err);
       if (this.stopped) return "resume";

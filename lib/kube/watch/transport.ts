@@ -88,7 +88,7 @@ export function transportReader(
 }
 
 /** An open watch response: its bytes are handed to `onBytes` as they arrive. */
-export interface LineStream {
+export interface WatchStream {
   /** Resolves "server" when the server ends the stream cleanly, "client" after close(); rejects when it breaks. */
   readonly done: Promise<"server" | "client">;
   close(): void;
@@ -201,7 +201,11 @@ export class ClusterTransport {
    * Starts a watch. Resolves once the server answered 200 (its bytes then flow to `onBytes`); rejects with the
    * server's Status for any other answer, or when no headers arrive within the request deadline.
    */
-  async openLines(path: string, query: Record<string, string | number | undefined>, onBytes: (chunk: Buffer) => void): Promise<LineStream> {
+  async openStream(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    onBytes: (chunk: Buffer) => void,
+  ): Promise<WatchStream> {
     const opened = await this.open(withQuery(path, query));
     if (opened.status !== 200) {
       const body = await readSmallBody(opened.body);

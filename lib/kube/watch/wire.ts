@@ -47,9 +47,9 @@ export function stripManagedFields(object: Raw): Raw {
 /**
  * A custom resource's bookmark exactly as kube-apiserver writes it (an unstructured object, keys sorted,
  * nothing but the resourceVersion). Most lines a watching collector reads are these, a hundred a second at
- * 1,000 clusters, and parsing one only to read its version cost more than everything else done with it. The
- * whole line is matched, so anything else (a built-in kind's typed bookmark, annotations, a line cut short) is
- * parsed and checked as below.
+ * 1,000 clusters; JSON.parse of each (its keys internalized, its objects built) showed in idle profiles only
+ * to read one field. The whole line is matched, so anything else (a built-in kind's typed bookmark,
+ * annotations, a line cut short) is parsed and checked as below.
  */
 const CUSTOM_RESOURCE_BOOKMARK =
   /^\{"type":"BOOKMARK","object":\{"apiVersion":"[\w./-]+","kind":"\w+","metadata":\{"resourceVersion":"(\d{1,20})"\}\}\}$/;
