@@ -153,7 +153,7 @@ export class Collector {
   private readonly states = new Map<number, ClusterState>();
   private readonly lastFactsPoll = new Map<number, number>();
   /** What was last written per cluster, so an unchanged cycle writes (and asks the database) nothing. */
-  private readonly crossplaneWritten = new Map<number, string>();
+  private readonly crossplaneWritten = new Map<number, { from: readonly [unknown, unknown]; signature: string }>();
   private readonly targetsWritten = new Map<number, string>();
   /** Hub secret → the cluster it reaches (for hub objects with spec.kubeConfig). */
   private clustersBySecret = new Map<string, number>();
@@ -455,13 +455,19 @@ export class Collector {
       if (!c.crossplaneFacts && !c.nodeGroups.length) continue;
       const id = ids.get(c.name);
       if (id === undefined) continue;
+      // The same objects as last written (a discovery reused whole hands them over again): nothing to compare.
+      const before = this.crossplaneWritten.get(id);
+      if (before && before.from[0] === c.crossplaneFacts && before.from[1] === c.nodeGroups) continue;
       const signature = JSON.stringify([c.crossplaneFacts, c.nodeGroups]);
-      if (this.crossplaneWritten.get(id) === signature) continue;
+      if (before?.signature === signature) {
+        this.crossplaneWritten.set(id, { from: [c.crossplaneFacts, c.nodeGroups], signature });
+        continue;
+      }
       const rows = await writeCrossplaneFacts(this.db, id, at, { facts: c.crossplaneFacts, nodeGroups: c.nodeGroups });
       written += rows;
       // Crossplane's EKS facts are the version the upgrade pages show for a cluster without EKS API access.
       if (rows) this.markChanged(c.name);
-      this.crossplaneWritten.set(id, signature);
+      this.crossplaneWritten.set(id, { from: [c.crossplaneFacts, c.nodeGroups], signature });
     }
     return written;
   }
@@ -620,12 +626,12 @@ export class Collector {
     const out = { sessions: {} as Record<string, number>, requests: 0, connections: 0, openSockets: 0, openStreams: 0 };
     for (const session of this.sessions.values()) {
       out.sessions[session.mode] = (out.sessions[session.mode] ?? 0) + 1;
-      const health = session.health();
-      if (!health) continue;
-      out.requests += health.requests;
-      out.connections += health.connections;
-      out.openSockets += health.openSockets;
-      out.openStreams += health.openStreams;
+      const stats = session.connectionStats();
+      if (!stats) continue;
+      out.requests += stats.requests;
+      out.connections += stats.connections;
+      out.openSockets += stats.openSockets;
+      out.openStreams += stats.openStreams;
     }
     return out;
   }
@@ -668,9 +674,15 @@ export class Collector {
   private async stopLostSessions(): Promise<void> {
     if (!this.sessions.size) return;
     // Only sessions that existed before the query: one a cycle starts meanwhile took its lease after it.
-    const before = new Map(this.sessions);
-    for (const id of await lostLeases(this.db, this.replica, [...before.keys()])) {
-      const session = before.get(id)!;
+    // (Ids and sessions in two arrays, in the map's order: no copy of the map every 5 s for an answer that
+    // is usually empty.)
+    const ids = [...this.sessions.keys()];
+    const before = [...this.sessions.values()];
+    const lost = new Set(await lostLeases(this.db, this.replica, ids));
+    if (!lost.size) return;
+    for (const [i, id] of ids.entries()) {
+      if (!lost.has(id)) continue;
+      const session = before[i];
       if (this.sessions.get(id) !== session) continue;
       this.sessions.delete(id);
       this.heldLastCycle.delete(id);

@@ -1,5 +1,7 @@
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
+import type { EksApi } from "../aws/eks";
+import { eksClusterInfo } from "../aws/eks.testing";
 import { logger } from "../logger";
 import { EksReader, isDue } from "./eks-reader";
 
@@ -51,5 +53,38 @@ describe("EksReader.clusterNames", () => {
     expect(await always.clusterNames(api)).toEqual(["c4"]);
     // Regions are kept apart.
     expect(await hourly.clusterNames({ ...api, region: "us-east-1" })).toEqual(["c5"]);
+  });
+});
+
+describe("EksReader.describe", () => {
+  it("keeps an unchanged answer's object when it reads again, and hands over a changed one", async () => {
+    const reader = new EksReader({} as pg.Pool, {
+      aws: null,
+      regions: [],
+      timeoutMs: 1_000,
+      intervalSeconds: 300,
+      onRequest: () => undefined,
+      onDescribeFailed: () => undefined,
+      log: logger,
+    });
+    let version = "1.31";
+    let calls = 0;
+    const api = {
+      region: "eu-west-1",
+      describeCluster: async () => {
+        calls++;
+        return eksClusterInfo("prod-1", { version }); // a new object on every call, as the SDK's answers are
+      },
+    } as unknown as EksApi;
+    const first = await reader.describe(api, "prod-1", 0);
+    const again = await reader.describe(api, "prod-1", 0);
+    expect(calls).toBe(2);
+    expect(again).toBe(first); // read again, equal: the same object (discovery compares by identity)
+    version = "1.32";
+    const upgraded = await reader.describe(api, "prod-1", 0);
+    expect(upgraded).not.toBe(first);
+    expect(upgraded.version).toBe("1.32");
+    expect(await reader.describe(api, "prod-1")).toBe(upgraded); // within its age: from the cache, no call
+    expect(calls).toBe(3);
   });
 });

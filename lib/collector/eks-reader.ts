@@ -94,12 +94,17 @@ export class EksReader {
     return names;
   }
 
-  /** DescribeCluster, answered from the last answer when it is younger than `maxAgeMs`. */
+  /**
+   * DescribeCluster, answered from the last answer when it is younger than `maxAgeMs`. An answer read again
+   * and found unchanged is the same object as before: discovery tells an unchanged EKS fleet by identity,
+   * without serializing a thousand answers every cycle.
+   */
   async describe(api: EksApi, name: string, maxAgeMs = DESCRIBE_MAX_AGE_MS): Promise<EksClusterInfo> {
     const key = `${api.region}/${name}`;
     const hit = this.described.get(key);
     if (hit && Date.now() - hit.at < maxAgeMs) return hit.info;
-    const info = await api.describeCluster(name);
+    const answer = await api.describeCluster(name);
+    const info = hit && JSON.stringify(hit.info) === JSON.stringify(answer) ? hit.info : answer;
     this.described.set(key, { at: Date.now(), info });
     return info;
   }

@@ -262,6 +262,11 @@ export class ClusterSession {
     return this.engine?.health() ?? null;
   }
 
+  /** The watch connection's counters, without every resource's health (the bench reads them in its idle window). */
+  connectionStats() {
+    return this.engine?.connectionStats() ?? null;
+  }
+
   private storedKeys(kind: string): Array<[string, string]> {
     const out: Array<[string, string]> = [];
     for (const [key, k] of this.state!.known) {
@@ -524,7 +529,7 @@ export class ClusterSession {
       ok: true,
       latencyMs: this.latencyMs,
       requests: this.client?.requests ?? 0,
-      objectCount: [...known.values()].filter((k) => !k.deleted).length,
+      objectCount: liveCount(known),
       kubernetesVersion: this.facts?.kubernetesVersion ?? null,
       kubeletVersions: this.kubelets,
       fluxVersion: this.facts?.fluxVersion ?? null,
@@ -583,4 +588,10 @@ export class ClusterSession {
     // What the watch delivered before it gave up is still written; from now on the collector polls.
     void this.enqueue(() => this.flush()).then(() => this.ctx.onFallback(this.cluster, this.reason!));
   }
+}
+
+function liveCount(known: Map<string, KnownObject>): number {
+  let n = 0;
+  for (const k of known.values()) if (!k.deleted) n++;
+  return n;
 }

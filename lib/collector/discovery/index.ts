@@ -30,7 +30,7 @@ export interface DiscoveryInput {
   eks: EksApi[];
   /** ListClusters answers, cached across cycles (for the EKS interval). */
   list: (api: EksApi) => Promise<string[]>;
-  /** DescribeCluster answers cached across cycles. */
+  /** DescribeCluster answers cached across cycles; an unchanged answer is the same object (compared by identity). */
   describe: (api: EksApi, name: string) => Promise<EksClusterInfo>;
   /** The last answer: returned again when nothing it was computed from changed (a hub that keeps its lists by watching). */
   previous?: DiscoveryResult;
@@ -46,6 +46,8 @@ export interface DiscoveryResult {
   eksInfo: Map<string, EksClusterInfo>;
   /** What the answer was computed from (null: lists read afresh, nothing to compare with next time). */
   inputs: string | null;
+  /** The DescribeCluster answers it was computed from (`region/name` → answer), compared by identity next time. */
+  eksAnswers: Map<string, EksClusterInfo>;
   /** The previous answer, returned again: the hub's lists, its served APIs and EKS's answers are all unchanged. */
   reused: boolean;
 }
@@ -57,8 +59,9 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   const served = preferredVersions(await hub.getJson(`/apis`));
   const eksProblems = new SourceProblems();
   const eks = await eksCandidates(input.eks, input.list, input.describe, eksProblems);
-  const inputs = generation === undefined ? null : discoveryInputs(generation, served, eks, eksProblems);
-  if (inputs !== null && input.previous?.inputs === inputs) return { ...input.previous, reused: true };
+  const inputs = generation === undefined ? null : discoveryInputs(generation, served, eksProblems);
+  if (inputs !== null && input.previous?.inputs === inputs && sameAnswers(input.previous.eksAnswers, eks.eksInfo))
+    return { ...input.previous, reused: true };
 
   const problems = new SourceProblems();
   const secrets = new SecretStore(hub);
@@ -129,17 +132,33 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
         (p.via === "eks" && !!infoByName.get(c.name)?.endpoint),
     );
   const clusters = withCrossplaneFacts(merged, nodeGroups, reachable);
-  return { clusters, secrets, complete: problems.complete, problems: problems.messages, eksInfo: infoByName, inputs, reused: false };
+  return {
+    clusters,
+    secrets,
+    complete: problems.complete,
+    problems: problems.messages,
+    eksInfo: infoByName,
+    inputs,
+    eksAnswers: eks.eksInfo,
+    reused: false,
+  };
 }
 
-/** Everything besides the hub's lists that discovery is computed from, with the lists' generation: equal means the same answer. */
-function discoveryInputs(
-  generation: number,
-  served: Map<string, string[]>,
-  eks: { eksInfo: Map<string, EksClusterInfo> },
-  eksProblems: SourceProblems,
-): string {
-  // Sorted: DescribeCluster answers arrive in any order.
-  const answers = [...eks.eksInfo].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([generation, [...served], answers, [...eksProblems.messages].sort(), eksProblems.complete]);
+/**
+ * What discovery is computed from besides the hub's lists (their generation stands for them) and the
+ * DescribeCluster answers (compared by identity, sameAnswers): equal, with the same answers, means the same result.
+ */
+function discoveryInputs(generation: number, served: Map<string, string[]>, eksProblems: SourceProblems): string {
+  // Sorted: DescribeCluster answers (and failures) arrive in any order.
+  return JSON.stringify([generation, [...served], [...eksProblems.messages].sort(), eksProblems.complete]);
+}
+
+/**
+ * The same DescribeCluster answers as last time, by identity: the answers come from a cache that keeps an
+ * unchanged answer's object (EksReader.describe), so a changed answer is a new object.
+ */
+export function sameAnswers(before: Map<string, EksClusterInfo>, now: Map<string, EksClusterInfo>): boolean {
+  if (before.size !== now.size) return false;
+  for (const [key, info] of now) if (before.get(key) !== info) return false;
+  return true;
 }

@@ -12,7 +12,9 @@ import { createClusterClient } from "../../kube/client";
 import { fromParts } from "../../kube/kubeconfig";
 import { ClusterTransport, transportOptions, watchSettings } from "../../kube/watch/engine";
 import { logger } from "../../logger";
-import { discoverFleet, type DiscoveryResult } from "./index";
+import type { EksApi } from "../../aws/eks";
+import { eksClusterInfo } from "../../aws/eks.testing";
+import { discoverFleet, type DiscoveryInput, type DiscoveryResult } from "./index";
 import { listingHub } from "./hub-reader";
 import { watchResourceOf, WatchedHub } from "./watched-hub";
 
@@ -65,16 +67,14 @@ async function until(check: () => boolean, what: string, timeoutMs = 15_000): Pr
 }
 
 const names = (items: Array<Record<string, unknown>>) => items.map((item) => (item.metadata as { name: string }).name).sort();
-const discover = (hub: WatchedHub | ReturnType<typeof listingHub>, previous?: DiscoveryResult) =>
-  discoverFleet({
-    hub,
-    hubName: "hub",
-    secretLabel: "crows-nest.io/cluster-kubeconfig",
-    eks: [],
-    list: () => Promise.reject(new Error("no EKS here")),
-    describe: () => Promise.reject(),
-    previous,
-  });
+const noEks: Pick<DiscoveryInput, "eks" | "list" | "describe"> = {
+  eks: [],
+  list: () => Promise.reject(new Error("no EKS here")),
+  describe: () => Promise.reject(),
+};
+
+const discover = (hub: WatchedHub | ReturnType<typeof listingHub>, previous?: DiscoveryResult, eks = noEks) =>
+  discoverFleet({ hub, hubName: "hub", secretLabel: "crows-nest.io/cluster-kubeconfig", ...eks, previous });
 
 describe("watchResourceOf", () => {
   it("reads list paths, core and grouped, namespaced or not, and refuses anything else", () => {
@@ -203,6 +203,25 @@ describe("discovery over a watched hub", () => {
     const fourth = await discover(hub, third);
     expect(fourth.reused).toBe(false);
     expect(fourth.clusters.find((c) => c.name === "spoke-1")?.endpoint).toBe(moved);
+  });
+
+  it("is computed again when a DescribeCluster answer is a new object, and reused while the answers are the same", async () => {
+    const hub = watchedHub();
+    // The reader's cache hands back the same object while EKS answers the same (EksReader.describe).
+    let current = eksClusterInfo("eks-1", { version: "1.31" });
+    const eks = {
+      eks: [{ region: "eu-west-1" } as EksApi],
+      list: async () => ["eks-1"],
+      describe: async () => current,
+    };
+    const first = await discover(hub, undefined, eks);
+    const second = await discover(hub, first, eks);
+    expect(second.reused).toBe(true);
+    current = eksClusterInfo("eks-1", { version: "1.32" });
+    const third = await discover(hub, second, eks);
+    expect(third.reused).toBe(false);
+    expect(third.eksInfo.get("eks-1")?.version).toBe("1.32");
+    expect((await discover(hub, third, eks)).reused).toBe(true);
   });
 
   it("is never reused when the hub's lists are read afresh (poll mode)", async () => {

@@ -2,7 +2,16 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_OPTIONS } from "../client";
 import { useTestDatabase } from "../../testing/db";
-import { acquireLeases, heartbeatLeaseId, heldLeases, lostLeases, orphanedLeases, releaseLeases, renewLease } from "./leases";
+import {
+  acquireLeases,
+  heartbeatLeaseId,
+  heldLeases,
+  intArrayLiteral,
+  lostLeases,
+  orphanedLeases,
+  releaseLeases,
+  renewLease,
+} from "./leases";
 
 const db = useTestDatabase();
 // Two replicas: two independent pools, as two processes would have.
@@ -17,6 +26,16 @@ afterAll(async () => {
 });
 
 const ids = Array.from({ length: 60 }, (_, i) => i + 1);
+
+describe("intArrayLiteral", () => {
+  it("writes ids as one Postgres array literal, and refuses anything that is not an integer", () => {
+    expect(intArrayLiteral([])).toBe("{}");
+    expect(intArrayLiteral([3, -1, 1_000_000_001])).toBe("{3,-1,1000000001}");
+    expect(() => intArrayLiteral([1, 2.5])).toThrow("not an integer id: 2.5");
+    expect(() => intArrayLiteral([Number.NaN])).toThrow("not an integer id");
+    expect(() => intArrayLiteral(["1,2" as unknown as number])).toThrow("not an integer id: 1,2");
+  });
+});
 
 describe("collector leases", () => {
   it("never gives one cluster to two holders, even when both grab at the same time", async () => {

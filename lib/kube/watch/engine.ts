@@ -82,6 +82,8 @@ export interface WatchEngine {
   /** Closes every stream and socket; resolves when every loop has ended. */
   stop(): Promise<void>;
   health(): ClusterWatchHealth;
+  /** The connection's counters alone (requests, sockets, streams): no resource's health is built. */
+  connectionStats(): TransportStats;
   /** Lists every resource again now, as the periodic safety net does; resolves once each has relisted (or the engine stopped). */
   relist(): Promise<void>;
   /** The first resource `which` picks that cannot be read now, and why (see ResourceWatch.listFailure). */
@@ -200,6 +202,9 @@ export function createWatchEngine(options: WatchEngineOptions): WatchEngine {
     },
     health() {
       return { cluster: options.cluster, mode, fallback, ...transport.stats(), resources: watches.map((watch) => watch.health()) };
+    },
+    connectionStats() {
+      return transport.stats();
     },
     relist() {
       const waiting = new Set(watches.filter((watch) => watch.relistNow()).map((watch) => watch.id));
