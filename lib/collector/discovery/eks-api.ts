@@ -22,13 +22,16 @@ export function candidateFromEks(name: string, region: string, info: EksClusterI
   };
 }
 
-export async function eksCandidates(
+/**
+ * Every configured region's DescribeCluster answers, by `region/name`. Discovery builds candidates from them
+ * (eksCandidates) only when it computes anew: a reused discovery compares the answers and builds nothing.
+ */
+export async function eksAnswers(
   apis: EksApi[],
   list: (api: EksApi) => Promise<string[]>,
   describe: (api: EksApi, name: string) => Promise<EksClusterInfo>,
   problems: SourceProblems,
-): Promise<{ candidates: Candidate[]; eksInfo: Map<string, EksClusterInfo> }> {
-  const candidates: Candidate[] = [];
+): Promise<Map<string, EksClusterInfo>> {
   const eksInfo = new Map<string, EksClusterInfo>();
   for (const api of apis) {
     try {
@@ -36,9 +39,7 @@ export async function eksCandidates(
       // DescribeCluster a few at a time: a thousand at once only times out (and AWS throttles).
       await mapLimit(names, 8, async (name) => {
         try {
-          const info = await describe(api, name);
-          eksInfo.set(`${api.region}/${name}`, info);
-          candidates.push(candidateFromEks(name, api.region, info));
+          eksInfo.set(answerKey(api.region, name), await describe(api, name));
         } catch (err) {
           problems.failed(`DescribeCluster ${name} in ${api.region}`, err);
         }
@@ -47,5 +48,16 @@ export async function eksCandidates(
       problems.failed(`ListClusters in ${api.region}`, err);
     }
   }
-  return { candidates, eksInfo };
+  return eksInfo;
 }
+
+/** A cluster per answer, named as it was listed in its region. */
+export function eksCandidates(eksInfo: Map<string, EksClusterInfo>): Candidate[] {
+  return [...eksInfo].map(([key, info]) => {
+    const slash = key.indexOf("/");
+    return candidateFromEks(key.slice(slash + 1), key.slice(0, slash), info);
+  });
+}
+
+/** `region/name`: a region has no slash, and EKS cluster names are letters, digits, `-` and `_`. */
+const answerKey = (region: string, name: string) => `${region}/${name}`;

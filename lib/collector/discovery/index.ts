@@ -10,7 +10,7 @@ import type { ConnectionSecretState } from "../../kube/types";
 import { argocdCandidates } from "./argocd-secrets";
 import { candidateFromSecret, mergeCandidates, type Candidate, type MergedCluster } from "./candidates";
 import { crossplaneNodeGroups, crossplaneSecretReferences, withCrossplaneFacts } from "./crossplane";
-import { eksCandidates } from "./eks-api";
+import { eksAnswers, eksCandidates } from "./eks-api";
 import { fluxSecretReferences } from "./flux-refs";
 import { labelledSecretReferences } from "./labelled-secrets";
 import { SourceProblems } from "./problems";
@@ -58,9 +58,9 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   const generation = hub.generation;
   const served = preferredVersions(await hub.getJson(`/apis`));
   const eksProblems = new SourceProblems();
-  const eks = await eksCandidates(input.eks, input.list, input.describe, eksProblems);
+  const answers = await eksAnswers(input.eks, input.list, input.describe, eksProblems);
   const inputs = generation === undefined ? null : discoveryInputs(generation, served, eksProblems);
-  if (inputs !== null && input.previous?.inputs === inputs && sameAnswers(input.previous.eksAnswers, eks.eksInfo))
+  if (inputs !== null && input.previous?.inputs === inputs && sameAnswers(input.previous.eksAnswers, answers))
     return { ...input.previous, reused: true };
 
   const problems = new SourceProblems();
@@ -106,7 +106,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
 
   candidates.push(...(await argocdCandidates(hub, input.hubName, secrets, problems, input.secretNamespaces)));
   problems.absorb(eksProblems);
-  candidates.push(...eks.candidates);
+  candidates.push(...eksCandidates(answers));
 
   const merged = mergeCandidates(candidates);
   // Each EKS answer belongs to the merged cluster with its ARN, else the one with its name (indexed: a scan
@@ -118,7 +118,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
     if (!byName.has(c.name)) byName.set(c.name, c);
   }
   const infoByName = new Map<string, EksClusterInfo>();
-  for (const [key, info] of eks.eksInfo) {
+  for (const [key, info] of answers) {
     const cluster = (info.arn ? byArn.get(info.arn) : undefined) ?? byName.get(key.split("/")[1]);
     if (cluster) infoByName.set(cluster.name, info);
   }
@@ -139,7 +139,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
     problems: problems.messages,
     eksInfo: infoByName,
     inputs,
-    eksAnswers: eks.eksInfo,
+    eksAnswers: answers,
     reused: false,
   };
 }
