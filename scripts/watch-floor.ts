@@ -1,5 +1,6 @@
-// node --no-memory-reducer --max-semi-space-size=32 --import tsx scripts/watch-floor.ts --kubeconfig FILE [--idle-seconds S]
-//                                                 [--spread-seconds P] [--warm-seconds W]
+// node <the collector's flags> --import tsx scripts/watch-floor.ts --kubeconfig FILE [--idle-seconds S]
+//                                [--spread-seconds P] [--warm-seconds W]
+// (scripts/lib/watch-floor.ts starts it with lib/collector/heap.ts's flags, as the collector runs.)
 // The floor under a watching collector's idle CPU: what Node.js itself spends holding a fleet's watches
 // open, with nothing of ours on top. For every context of FILE (the simulator's fleet.kubeconfig) one TLS
 // HTTP/2 connection carries the same watches a collector session opens (each Flux kind, nodes, Warning
