@@ -23,6 +23,17 @@ import {
 import type { CredentialSource } from "./credentials";
 import { oneLine } from "../errors";
 
+/** A DescribeCluster answer's key where answers of several regions are kept: `region/name` (names have no slash). */
+export function eksClusterKey(region: string, name: string): string {
+  return `${region}/${name}`;
+}
+
+/** The region and name an eksClusterKey was made of. */
+export function splitEksClusterKey(key: string): { region: string; name: string } {
+  const slash = key.indexOf("/");
+  return { region: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
 export interface EksClusterInfo {
   name: string;
   arn: string | null;

@@ -3,7 +3,7 @@
 // fleet-wide catalogs (EKS versions, add-on versions per Kubernetes version in use), each daily.
 import type pg from "pg";
 import type { AwsCredentials } from "../aws/credentials";
-import { describeAwsError, EksApi, type EksClusterInfo } from "../aws/eks";
+import { describeAwsError, EksApi, eksClusterKey, type EksClusterInfo } from "../aws/eks";
 import type { ClusterRow } from "../db/writes/clusters";
 import { eksVersionsInUse } from "../db/writes/clusters";
 import {
@@ -100,7 +100,7 @@ export class EksReader {
    * without serializing a thousand answers every cycle.
    */
   async describe(api: EksApi, name: string, maxAgeMs = DESCRIBE_MAX_AGE_MS): Promise<EksClusterInfo> {
-    const key = `${api.region}/${name}`;
+    const key = eksClusterKey(api.region, name);
     const hit = this.described.get(key);
     if (hit && Date.now() - hit.at < maxAgeMs) return hit.info;
     const answer = await api.describeCluster(name);

@@ -1,5 +1,5 @@
 // Discovery source (d): EKS ListClusters and DescribeCluster in every configured region.
-import type { EksApi, EksClusterInfo } from "../../aws/eks";
+import { type EksApi, type EksClusterInfo, eksClusterKey, splitEksClusterKey } from "../../aws/eks";
 import { mapLimit } from "../../concurrency";
 import { ENV_LABELS, pick, TEAM_LABELS, type Candidate } from "./candidates";
 import type { SourceProblems } from "./problems";
@@ -39,7 +39,7 @@ export async function eksAnswers(
       // DescribeCluster a few at a time: a thousand at once only times out (and AWS throttles).
       await mapLimit(names, 8, async (name) => {
         try {
-          eksInfo.set(answerKey(api.region, name), await describe(api, name));
+          eksInfo.set(eksClusterKey(api.region, name), await describe(api, name));
         } catch (err) {
           problems.failed(`DescribeCluster ${name} in ${api.region}`, err);
         }
@@ -54,10 +54,7 @@ export async function eksAnswers(
 /** A cluster per answer, named as it was listed in its region. */
 export function eksCandidates(eksInfo: Map<string, EksClusterInfo>): Candidate[] {
   return [...eksInfo].map(([key, info]) => {
-    const slash = key.indexOf("/");
-    return candidateFromEks(key.slice(slash + 1), key.slice(0, slash), info);
+    const { region, name } = splitEksClusterKey(key);
+    return candidateFromEks(name, region, info);
   });
 }
-
-/** `region/name`: a region has no slash, and EKS cluster names are letters, digits, `-` and `_`. */
-const answerKey = (region: string, name: string) => `${region}/${name}`;

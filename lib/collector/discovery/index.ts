@@ -2,7 +2,7 @@
 // resources' writeConnectionSecretToRef, (c) Secrets carrying the discovery label, (d) EKS ListClusters per
 // configured region, (e) Argo CD cluster secrets. One module per source; one cluster seen through several
 // of them is merged into one (by EKS ARN, endpoint, then name).
-import type { EksApi, EksClusterInfo } from "../../aws/eks";
+import { type EksApi, type EksClusterInfo, splitEksClusterKey } from "../../aws/eks";
 import type { DiscoveredCluster } from "../../db/types";
 import { preferredVersions } from "../../kube/crossplane";
 import { connectionSecretState } from "../../kube/kubeconfig";
@@ -119,7 +119,7 @@ export async function discoverFleet(input: DiscoveryInput): Promise<DiscoveryRes
   }
   const infoByName = new Map<string, EksClusterInfo>();
   for (const [key, info] of answers) {
-    const cluster = (info.arn ? byArn.get(info.arn) : undefined) ?? byName.get(key.split("/")[1]);
+    const cluster = (info.arn ? byArn.get(info.arn) : undefined) ?? byName.get(splitEksClusterKey(key).name);
     if (cluster) infoByName.set(cluster.name, info);
   }
   // A way in that does not wait for Crossplane: a secret holding a kubeconfig, an Argo CD secret we can use, or an EKS endpoint.
