@@ -24,6 +24,6 @@ RUN groupadd --system --gid 10001 crows-nest && useradd --system --uid 10001 --g
 COPY --from=build --chown=root:root /app /app
 USER 10001:10001
 EXPOSE 3000 9464
-# Web by default; the collector runs `node --no-memory-reducer --expose-gc dist/collector.mjs` (compiled by `npm run build`;
-# the flags: lib/collector/heap.ts).
+# Web by default; the collector runs `node --no-memory-reducer dist/collector.mjs` (compiled by `npm run build`;
+# the flag: lib/collector/heap.ts).
 CMD ["node", "--import", "tsx", "scripts/web.ts"]

@@ -60,7 +60,6 @@ import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
 import { clustersBySecret, objectTargets } from "./targets";
 import { ClusterSession, type ClusterState } from "./session";
 import { EksReader } from "./eks-reader";
-import { compactHeap, compactionDue, readHeap } from "./heap";
 import { SuccessBatches } from "./success-batches";
 import { kubeconfigFor } from "./clients";
 import { oneLine } from "../errors";
@@ -201,9 +200,6 @@ export class Collector {
   private cycleStartedAt = 0;
   /** The collection mode written per cluster, so only changes are written. */
   private readonly modesWritten = new Map<number, string>();
-  /** When this process last compacted its heap and the size it left (null: never), and whether it said it cannot. */
-  private lastCompaction: { atMs: number; totalBytes: number } | null = null;
-  private compactionUnavailableLogged = false;
 
   constructor(
     private readonly db: pg.Pool,
@@ -394,7 +390,6 @@ export class Collector {
     this.metrics?.cycleSeconds.observe(durationMs / 1000);
     this.metrics?.lastCycleSeconds.set(durationMs / 1000);
     await this.refreshGauges().catch((err: unknown) => this.log.debug({ error: oneLine(err) }, "fleet gauges not refreshed"));
-    this.compactHeapWhenSettled();
     endPart("finish");
     this.log.info({ ...summary, wallMs, pollTime: this.timing, discoveryProblems: problems.length }, "cycle finished");
     return summary;
@@ -614,37 +609,6 @@ export class Collector {
       this.states.set(clusterId, state);
     }
     return state;
-  }
-
-  /**
-   * Watch mode, once every session has started and the facts reads are done: compacts the heap when a burst
-   * (a cold start above all) left it full of holes (see compactionDue). Polling re-reads everything each cycle
-   * and would fragment it again at once.
-   */
-  private compactHeapWhenSettled(): void {
-    if (this.mode !== "watch" || this.factsQueue.pending > 0) return;
-    for (const session of this.sessions.values()) if (session.mode === "starting") return;
-    const now = Date.now();
-    if (!compactionDue(readHeap().totalBytes, this.lastCompaction, now)) return;
-    const compaction = compactHeap();
-    if (!compaction) {
-      if (!this.compactionUnavailableLogged)
-        this.log.info({}, "the heap is not compacted: the collector was started without node --expose-gc (see docs/collector.md)");
-      this.compactionUnavailableLogged = true;
-      return;
-    }
-    this.lastCompaction = { atMs: now, totalBytes: compaction.after.totalBytes };
-    const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
-    this.log.info(
-      {
-        heapMB: mb(compaction.before.totalBytes),
-        usedMB: mb(compaction.before.usedBytes),
-        heapAfterMB: mb(compaction.after.totalBytes),
-        pauseMs: Math.round(compaction.pauseMs),
-      },
-      "heap compacted",
-    );
-    this.metrics?.heapCompactions.inc();
   }
 
   /**

@@ -52,11 +52,6 @@ export class CollectorMetrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
     registers: [this.registry],
   });
-  readonly heapCompactions = new Counter({
-    name: "crows_nest_collector_heap_compactions_total",
-    help: "Full collections that compacted the heap after a burst left it full of holes",
-    registers: [this.registry],
-  });
   readonly leases = new Gauge({
     name: "crows_nest_collector_leases",
     help: "Cluster leases held by this replica",
