@@ -24,7 +24,8 @@ import { parseArgs } from "node:util";
 import { promisify } from "node:util";
 import pg from "pg";
 import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
-import { describeFloor, measureWatchFloor } from "./lib/watch-floor";
+import { describeFloor, measureWatchFloor, type WatchFloor } from "./lib/watch-floor";
+import { oneLine } from "../lib/errors";
 import {
   describeMachine,
   describeThreadCpu,
@@ -62,6 +63,7 @@ const { values } = parseArgs({
     "baseline-sample": { type: "string", default: "20" },
     "browser-samples": { type: "string", default: "12" },
     worker: { type: "string" },
+    "fleet-kubeconfig": { type: "string" },
     restart: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
@@ -109,6 +111,8 @@ const FACTS_INTERVAL_SECONDS = 300;
 const EKS_INTERVAL_SECONDS = 300;
 /** The goal's idle figure: this long with no change, before any periodic read is due. */
 const QUIET_SECONDS = 120;
+/** From starting the floor process to its window (and the collector's): its watches open over 60 s, bookmarks come a minute after. */
+const FLOOR_LEAD_SECONDS = 135;
 /** The relist phase gives up after this long (a cluster whose lists keep failing never finishes). */
 const RELIST_DEADLINE_SECONDS = 180;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -212,6 +216,7 @@ async function main() {
     args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
     args.push("--reconcile-seconds", String(reconcileSeconds), "--speed-probe", String(runStartProbe));
     if (values.profile) args.push("--profile", path.resolve(values.profile));
+    args.push("--fleet-kubeconfig", path.join(simDir, "fleet.kubeconfig"));
     const { code, resultLine } = await runWorkerProcess(args, workerEnv, (line) => {
       if (line.startsWith("  ")) console.log(line);
     });
@@ -225,15 +230,6 @@ async function main() {
     `  simulator CPU over ${modes.join(" and ")} mode: ${simCpuSeconds === null ? "not readable" : `${simCpuSeconds.toFixed(1)} s`}`,
   );
   const fleetKubeconfig = path.join(simDir, "fleet.kubeconfig");
-  // The floor under watch mode's idle figure, over a window as long as that figure's, in the same run.
-  if (watched) {
-    const floor = await measureWatchFloor(fleetKubeconfig, Math.min(QUIET_SECONDS, idleSeconds));
-    const ratio = floor.floorCpuCores > 0 ? Number((watched.mode.idleCpuCores / floor.floorCpuCores).toFixed(1)) : null;
-    console.log(`  floor: ${describeFloor(floor, ratio)}`);
-    watched.mode.idleFloorCpuCores = floor.floorCpuCores;
-    watched.mode.idleFloorFramesPerMinute = floor.framesPerMinute;
-    watched.mode.idleCpuVsFloor = ratio;
-  }
 
   // Baseline: what a script looping over `kubectl get <kinds> -A -o json` per cluster spends, sequentially.
   const kinds = [
@@ -337,7 +333,7 @@ interface ModeFigures {
   /** How idleCpuCores was measured. */
   idleCpuMeasure: string;
   /**
-   * Watch mode: bare Node.js holding the same watches over a window as long as idleCpuCores's (TLS, HTTP/2,
+   * Watch mode: bare Node.js holding the same watches over the same window as idleCpuCores's (TLS, HTTP/2,
    * frames dropped: scripts/watch-floor.ts), and idleCpuCores divided by it.
    */
   idleFloorCpuCores?: number;
@@ -654,6 +650,7 @@ async function workerMain(dir: string) {
   let steadyCpuMeasure = "poll mode: see idleCpuCores (every cycle reads everything)";
   let requestsPerCluster: number;
   let requestsPerClusterMeasure: string;
+  let idleFloor: Pick<ModeFigures, "idleFloorCpuCores" | "idleFloorFramesPerMinute" | "idleCpuVsFloor"> = {};
   if (mode === "poll") {
     steady = await profiled(mode, "idle", measure);
     idleCpuCores = steady.cpuSeconds / POLL_INTERVAL_SECONDS;
@@ -666,6 +663,22 @@ async function workerMain(dir: string) {
         `${steady.summary.rowsWritten} rows written, ${historyNoChange} history rows`,
     );
   } else {
+    // The floor (bare Node.js holding the same watches, scripts/watch-floor.ts) is measured over the same
+    // minutes as the collector's quiet window, on the machine as it is then: its process opens its watches
+    // first (spread over a minute, then a minute more for their first bookmarks) while the collector idles
+    // unmeasured, and both windows start together.
+    const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
+    const windowAt = Date.now() + FLOOR_LEAD_SECONDS * 1000;
+    const floorFigures = values["fleet-kubeconfig"]
+      ? measureWatchFloor(values["fleet-kubeconfig"], quietSeconds, windowAt).then(
+          (floor): WatchFloor | null => floor,
+          (err: unknown) => {
+            console.log(`  floor: not measured (${oneLine(err)})`);
+            return null;
+          },
+        )
+      : Promise.resolve(null);
+    await cyclesFor((windowAt - Date.now()) / 1000);
     // The first QUIET_SECONDS of the window: nothing changes and, right after the cold start's facts reads,
     // none of the periodic ones is due (the goal's "2 minutes with no changes"). The whole window (default
     // 300 s, one facts and EKS interval) adds every watched cluster's periodic reads: the steady cost.
@@ -678,7 +691,6 @@ async function workerMain(dir: string) {
     const t0 = Date.now();
     cycleCpuSeconds = 0;
     cycleCpuParts = {};
-    const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
     let quiet = { seconds: 0, cpu: 0, cycles: 0, cycleParts: "", facts: 0, eks: 0, requests: 0, threads: "", connects: 0, gc: "" };
     await profiled(mode, "idle", async () => {
       await cyclesFor(quietSeconds);
@@ -723,6 +735,12 @@ async function workerMain(dir: string) {
         `${stats.requests - requests0} requests on the clusters' connections (${quiet.requests} in the first ${quiet.seconds.toFixed(0)} s), ` +
         `${(await count("flux_object_transition")) - history0} history rows; sessions ${JSON.stringify(stats.sessions)}`,
     );
+    const floor = await floorFigures;
+    if (floor) {
+      const ratio = floor.floorCpuCores > 0 ? round(idleCpuCores / floor.floorCpuCores, 1) : null;
+      idleFloor = { idleFloorCpuCores: floor.floorCpuCores, idleFloorFramesPerMinute: floor.framesPerMinute, idleCpuVsFloor: ratio };
+      console.log(`  floor, the same ${quietSeconds} s: ${describeFloor(floor, ratio)}`);
+    }
   }
 
   const memory = process.memoryUsage();
@@ -979,6 +997,7 @@ async function workerMain(dir: string) {
     factsReadSeconds: round(factsReadSeconds),
     idleCpuCores: round(idleCpuCores, 4),
     idleCpuMeasure,
+    ...idleFloor,
     steadyCpuCores: steadyCpuCores === null ? null : round(steadyCpuCores, 4),
     steadyCpuMeasure,
     changeToRowP50Seconds: churnFigures.p50 === null ? null : round(churnFigures.p50),

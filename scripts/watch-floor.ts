@@ -1,5 +1,5 @@
 // node <the collector's flags> --import tsx scripts/watch-floor.ts --kubeconfig FILE [--idle-seconds S]
-//                                [--spread-seconds P] [--warm-seconds W]
+//                                [--spread-seconds P] [--warm-seconds W] [--window-at MS]
 // (scripts/lib/watch-floor.ts starts it with lib/collector/heap.ts's flags, as the collector runs.)
 // The floor under a watching collector's idle CPU: what Node.js itself spends holding a fleet's watches
 // open, with nothing of ours on top. For every context of FILE (the simulator's fleet.kubeconfig) one TLS
@@ -7,9 +7,11 @@
 // Events, with bookmarks), each started from a LIST's resourceVersion; every frame is counted and dropped
 // (no decoding, no parsing, no database). The clusters start evenly over --spread-seconds (default 60);
 // after --warm-seconds more (default 65: a watch's first bookmark comes about a minute after it starts)
-// the process's own CPU is measured over --idle-seconds. The benches run it beside the collector's idle
-// figure: the collector's CPU divided by this is what our code costs on top of the platform. The last line
-// is one JSON object.
+// the process's own CPU is measured over --idle-seconds; with --window-at (epoch milliseconds) the window
+// starts then instead, so that it is the same two minutes as another process's (`warmSecondsBeforeWindow`
+// says how long the watches had been open). `npm run bench` measures it in the collector's own idle window:
+// the collector's CPU divided by this is what our code costs on top of the platform, on the machine as it
+// was in those minutes. The last line is one JSON object.
 import http2 from "node:http2";
 import { parseArgs } from "node:util";
 import { KubeConfig } from "@kubernetes/client-node";
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     "idle-seconds": { type: "string", default: "120" },
     "warm-seconds": { type: "string", default: "65" },
     "spread-seconds": { type: "string", default: "60" },
+    "window-at": { type: "string" },
   },
   strict: true,
 });
@@ -105,7 +108,9 @@ await Promise.all(
   }),
 );
 const openSeconds = (Date.now() - started) / 1000;
-await sleep(warmSeconds * 1000);
+const openedAt = Date.now();
+await sleep(values["window-at"] ? Math.max(0, Number(values["window-at"]) - Date.now()) : warmSeconds * 1000);
+const warmSecondsBeforeWindow = (Date.now() - openedAt) / 1000;
 const watchesAtStart = openWatches;
 const cpu0 = process.cpuUsage();
 const threads0 = threadCpu();
@@ -127,6 +132,7 @@ console.log(
     openWatchesAtEnd: openWatches,
     refusedWatches: Object.fromEntries(refused),
     openSeconds: Number(openSeconds.toFixed(1)),
+    warmSecondsBeforeWindow: Number(warmSecondsBeforeWindow.toFixed(1)),
     idleSeconds: Number(seconds.toFixed(1)),
     floorCpuCores: Number((cpuSeconds / seconds).toFixed(4)),
     framesPerMinute: Math.round((windowFrames / seconds) * 60),

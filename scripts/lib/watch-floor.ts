@@ -12,6 +12,8 @@ export interface WatchFloor {
   openWatchesAtEnd: number;
   /** Watch requests answered other than 200, by status. */
   refusedWatches: Record<string, number>;
+  /** How long every watch had been open when the window started (the first bookmarks come a minute in). */
+  warmSecondsBeforeWindow?: number;
   idleSeconds: number;
   floorCpuCores: number;
   framesPerMinute: number;
@@ -20,21 +22,15 @@ export interface WatchFloor {
   threads?: string;
 }
 
-export async function measureWatchFloor(kubeconfig: string, idleSeconds: number): Promise<WatchFloor> {
-  const child = spawn(
-    process.execPath,
-    [
-      ...COLLECTOR_NODE_FLAGS,
-      "--import",
-      "tsx",
-      "scripts/watch-floor.ts",
-      "--kubeconfig",
-      kubeconfig,
-      "--idle-seconds",
-      String(idleSeconds),
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+/**
+ * Starts the floor process now; its window of `idleSeconds` starts at `windowAt` (epoch ms; leave it two
+ * minutes or more for opening the watches and their first bookmarks) or, without it, once warm.
+ */
+export async function measureWatchFloor(kubeconfig: string, idleSeconds: number, windowAt?: number): Promise<WatchFloor> {
+  const args = [...COLLECTOR_NODE_FLAGS, "--import", "tsx", "scripts/watch-floor.ts", "--kubeconfig", kubeconfig];
+  args.push("--idle-seconds", String(idleSeconds));
+  if (windowAt !== undefined) args.push("--window-at", String(Math.round(windowAt)));
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number>((resolve) => child.once("exit", (c) => resolve(c ?? 1)));
@@ -48,7 +44,8 @@ export function describeFloor(floor: WatchFloor, ratio: number | null): string {
   return (
     `bare Node.js holding the same ${floor.watchesPerCluster} watches on ${floor.clusters} clusters` +
     `${floor.failedClusters ? ` (${floor.failedClusters} could not be watched)` : ""} (TLS + HTTP/2, frames counted and dropped; ` +
-    `${floor.openWatchesAtStart} streams open at the window's start, ${floor.openWatchesAtEnd} at its end` +
+    `${floor.openWatchesAtStart} streams open at the window's start` +
+    `${floor.warmSecondsBeforeWindow === undefined ? "" : ` (all of them for ${floor.warmSecondsBeforeWindow.toFixed(0)} s)`}, ${floor.openWatchesAtEnd} at its end` +
     `${Object.keys(floor.refusedWatches).length ? `, refused: ${JSON.stringify(floor.refusedWatches)}` : ""}): ` +
     `${floor.floorCpuCores.toFixed(4)} cores over ${floor.idleSeconds.toFixed(0)} s, ${floor.framesPerMinute} frames a minute` +
     `${floor.microsecondsPerFrame === null ? "" : `, ${floor.microsecondsPerFrame.toFixed(0)} µs each`}` +
