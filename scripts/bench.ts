@@ -111,8 +111,13 @@ const FACTS_INTERVAL_SECONDS = 300;
 const EKS_INTERVAL_SECONDS = 300;
 /** The goal's idle figure: this long with no change, before any periodic read is due. */
 const QUIET_SECONDS = 120;
-/** From starting the floor process to its window (and the collector's): its watches open over 60 s, bookmarks come a minute after. */
-const FLOOR_LEAD_SECONDS = 135;
+/**
+ * From starting the floor process to its window (and the collector's): its watches open over 60 s, and the
+ * last few seconds more. No warm-up beyond that: a watch open when a window of whole minutes starts sends
+ * exactly one bookmark per minute of it, whatever its phase. A longer lead would push the window into the
+ * periodic facts reads, due 300 s after the cold start's.
+ */
+const FLOOR_LEAD_SECONDS = 75;
 /** The relist phase gives up after this long (a cluster whose lists keep failing never finishes). */
 const RELIST_DEADLINE_SECONDS = 180;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -665,8 +670,7 @@ async function workerMain(dir: string) {
   } else {
     // The floor (bare Node.js holding the same watches, scripts/watch-floor.ts) is measured over the same
     // minutes as the collector's quiet window, on the machine as it is then: its process opens its watches
-    // first (spread over a minute, then a minute more for their first bookmarks) while the collector idles
-    // unmeasured, and both windows start together.
+    // first (spread over a minute) while the collector idles unmeasured, and both windows start together.
     const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
     const windowAt = Date.now() + FLOOR_LEAD_SECONDS * 1000;
     const floorFigures = values["fleet-kubeconfig"]
