@@ -24,7 +24,7 @@ import { parseArgs } from "node:util";
 import { promisify } from "node:util";
 import pg from "pg";
 import { measureChangeToBrowser, type BrowserLatency } from "./lib/browser-latency";
-import { describeFloor, measureWatchFloor, type WatchFloor } from "./lib/watch-floor";
+import { describeFloor, measureWatchFloor } from "./lib/watch-floor";
 import { oneLine } from "../lib/errors";
 import {
   describeMachine,
@@ -138,6 +138,8 @@ mkdirSync(work, { recursive: true });
 // As root the embedded PostgreSQL runs as the `postgres` user, which must be able to enter this folder.
 chmodSync(work, 0o755);
 const simDir = path.join(work, "sim");
+/** Every simulated spoke as a context: the floor and the kubectl baseline read the fleet through it. */
+const fleetKubeconfig = path.join(simDir, "fleet.kubeconfig");
 const children: Array<{ kill: (signal?: NodeJS.Signals) => boolean }> = [];
 const cleanup = () => {
   for (const c of children) c.kill("SIGTERM");
@@ -221,7 +223,7 @@ async function main() {
     args.push("--idle-seconds", String(idleSeconds), "--browser-samples", String(browserSamples));
     args.push("--reconcile-seconds", String(reconcileSeconds), "--speed-probe", String(runStartProbe));
     if (values.profile) args.push("--profile", path.resolve(values.profile));
-    args.push("--fleet-kubeconfig", path.join(simDir, "fleet.kubeconfig"));
+    args.push("--fleet-kubeconfig", fleetKubeconfig);
     const { code, resultLine } = await runWorkerProcess(args, workerEnv, (line) => {
       if (line.startsWith("  ")) console.log(line);
     });
@@ -234,7 +236,6 @@ async function main() {
   console.log(
     `  simulator CPU over ${modes.join(" and ")} mode: ${simCpuSeconds === null ? "not readable" : `${simCpuSeconds.toFixed(1)} s`}`,
   );
-  const fleetKubeconfig = path.join(simDir, "fleet.kubeconfig");
 
   // Baseline: what a script looping over `kubectl get <kinds> -A -o json` per cluster spends, sequentially.
   const kinds = [
@@ -674,13 +675,10 @@ async function workerMain(dir: string) {
     const quietSeconds = Math.min(QUIET_SECONDS, idleSeconds);
     const windowAt = Date.now() + FLOOR_LEAD_SECONDS * 1000;
     const floorFigures = values["fleet-kubeconfig"]
-      ? measureWatchFloor(values["fleet-kubeconfig"], quietSeconds, windowAt).then(
-          (floor): WatchFloor | null => floor,
-          (err: unknown) => {
-            console.log(`  floor: not measured (${oneLine(err)})`);
-            return null;
-          },
-        )
+      ? measureWatchFloor(values["fleet-kubeconfig"], quietSeconds, windowAt).catch((err: unknown): null => {
+          console.log(`  floor: not measured (${oneLine(err)})`);
+          return null;
+        })
       : Promise.resolve(null);
     await cyclesFor((windowAt - Date.now()) / 1000);
     // The first QUIET_SECONDS of the window: nothing changes and, right after the cold start's facts reads,

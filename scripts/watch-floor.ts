@@ -6,8 +6,9 @@
 // HTTP/2 connection carries the same watches a collector session opens (each Flux kind, nodes, Warning
 // Events, with bookmarks), each started from a LIST's resourceVersion; every frame is counted and dropped
 // (no decoding, no parsing, no database). The clusters start evenly over --spread-seconds (default 60);
-// after --warm-seconds more (default 65: a watch's first bookmark comes about a minute after it starts)
-// the process's own CPU is measured over --idle-seconds; with --window-at (epoch milliseconds) the window
+// after --warm-seconds more (default 65, a margin for windows that are not whole minutes: a watch open when a
+// window of whole minutes starts sends one bookmark per minute of it, whatever its phase) the process's
+// own CPU is measured over --idle-seconds; with --window-at (epoch milliseconds) the window
 // starts then instead, so that it is the same two minutes as another process's (`warmSecondsBeforeWindow`
 // says how long the watches had been open). `npm run bench` measures it in the collector's own idle window:
 // the collector's CPU divided by this is what our code costs on top of the platform, on the machine as it

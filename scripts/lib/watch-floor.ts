@@ -12,7 +12,7 @@ export interface WatchFloor {
   openWatchesAtEnd: number;
   /** Watch requests answered other than 200, by status. */
   refusedWatches: Record<string, number>;
-  /** How long every watch had been open when the window started (the first bookmarks come a minute in). */
+  /** How long every watch had been open when the window started (0: the window started before all were open). */
   warmSecondsBeforeWindow?: number;
   idleSeconds: number;
   floorCpuCores: number;
@@ -23,8 +23,8 @@ export interface WatchFloor {
 }
 
 /**
- * Starts the floor process now; its window of `idleSeconds` starts at `windowAt` (epoch ms; leave it two
- * minutes or more for opening the watches and their first bookmarks) or, without it, once warm.
+ * Starts the floor process now; its window of `idleSeconds` starts at `windowAt` (epoch ms; leave the minute
+ * its watches take to open, and a little more) or, without it, after the script's warm-up.
  */
 export async function measureWatchFloor(kubeconfig: string, idleSeconds: number, windowAt?: number): Promise<WatchFloor> {
   const args = [...COLLECTOR_NODE_FLAGS, "--import", "tsx", "scripts/watch-floor.ts", "--kubeconfig", kubeconfig];
