@@ -46,14 +46,13 @@ import { ClusterTransport, transportOptions, watchSettings } from "../kube/watch
 import {
   acquireLeases,
   GLOBAL_JOBS_LEASE,
-  heartbeatLeaseId,
+  type HeartbeatAnswer,
   heldLeases,
   leasedClusterNames,
-  lostLeases,
   liveReplicas,
-  orphanedLeases,
   releaseLeases,
   renewLease,
+  replicaHeartbeat,
 } from "../db/writes/leases";
 import type { CollectorMetrics } from "./metrics";
 import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
@@ -639,47 +638,45 @@ export class Collector {
   /**
    * Keeps this replica's heartbeat fresh (short-lived): when it stops, its leases are free at once. Each beat
    * also stops the watch of any cluster whose lease this replica no longer holds (it expired, or another
-   * replica took it), within seconds rather than at the next cycle.
+   * replica took it), within seconds rather than at the next cycle, and finds the leases of a replica killed
+   * with kill -9 (`onOrphanedLeases` then asks for a cycle now). One statement per beat (`replicaHeartbeat`).
    */
   startHeartbeat(onOrphanedLeases?: () => void): void {
-    const beat = () =>
-      void acquireLeases(this.db, this.replica, [heartbeatLeaseId(this.replica)], HEARTBEAT_SECONDS).then(
-        async () => {
-          await this.stopLostSessions().catch((err: unknown) => this.log.warn({ error: oneLine(err) }, "held leases not checked"));
-          if (onOrphanedLeases)
-            await this.findOrphanedLeases(onOrphanedLeases).catch((err: unknown) =>
-              this.log.warn({ error: oneLine(err) }, "orphaned leases not checked"),
-            );
-        },
-        (err: unknown) => this.log.warn({ error: oneLine(err) }, "heartbeat not renewed"),
+    const beat = async () => {
+      // Only sessions that existed before the query: one a cycle starts meanwhile took its lease after it.
+      // (Ids and sessions in two arrays, in the map's order: no copy of the map every 5 s for an answer that
+      // is usually empty.)
+      const ids = [...this.sessions.keys()];
+      const before = [...this.sessions.values()];
+      // A dead replica's leases are free once its heartbeat ran out, but this replica's loop would only take
+      // them at its next cycle, up to an interval later (measured: a collector restarted right after a kill -9
+      // collected nothing for 70 s). At most one early cycle per ORPHAN_CYCLE_SPACING_MS: a replica at its
+      // fair share leaves the rest to the others.
+      const countOrphans = onOrphanedLeases !== undefined && Date.now() - this.cycleStartedAt >= ORPHAN_CYCLE_SPACING_MS;
+      let answer: HeartbeatAnswer;
+      try {
+        answer = await replicaHeartbeat(this.db, this.replica, HEARTBEAT_SECONDS, { watched: ids, countOrphans });
+      } catch (err) {
+        this.log.warn({ error: oneLine(err) }, "heartbeat not renewed");
+        return;
+      }
+      if (!answer.renewed) this.log.warn({ replica: this.replica }, "heartbeat not renewed: another live replica has this replica's name");
+      await this.stopLostSessions(ids, before, answer.lost).catch((err: unknown) =>
+        this.log.warn({ error: oneLine(err) }, "sessions of lost leases not stopped"),
       );
-    beat();
-    this.heartbeatTimer = setInterval(beat, HEARTBEAT_EVERY_MS);
+      if (answer.orphaned) {
+        this.log.info({ orphaned: answer.orphaned }, "leases of a replica whose heartbeat ran out: cycling now to take them");
+        onOrphanedLeases?.();
+      }
+    };
+    void beat();
+    this.heartbeatTimer = setInterval(() => void beat(), HEARTBEAT_EVERY_MS);
   }
 
-  /**
-   * A replica killed with kill -9 leaves leases whose holder's heartbeat has run out: they are free now, but
-   * this replica's loop would only take them at its next cycle, up to an interval later (a minute by default,
-   * measured: a collector restarted right after a kill -9 collected nothing for 70 s). Asks for a cycle now,
-   * at most once per ORPHAN_CYCLE_SPACING_MS (a replica at its fair share leaves the rest to the others).
-   */
-  private async findOrphanedLeases(runCycleNow: () => void): Promise<void> {
-    if (Date.now() - this.cycleStartedAt < ORPHAN_CYCLE_SPACING_MS) return;
-    const orphaned = await orphanedLeases(this.db, this.replica);
-    if (!orphaned) return;
-    this.log.info({ orphaned }, "leases of a replica whose heartbeat ran out: cycling now to take them");
-    runCycleNow();
-  }
-
-  private async stopLostSessions(): Promise<void> {
-    if (!this.sessions.size) return;
-    // Only sessions that existed before the query: one a cycle starts meanwhile took its lease after it.
-    // (Ids and sessions in two arrays, in the map's order: no copy of the map every 5 s for an answer that
-    // is usually empty.)
-    const ids = [...this.sessions.keys()];
-    const before = [...this.sessions.values()];
-    const lost = new Set(await lostLeases(this.db, this.replica, ids));
-    if (!lost.size) return;
+  /** Stops the sessions (of those that existed when the heartbeat asked) whose lease is lost. */
+  private async stopLostSessions(ids: number[], before: ClusterSession[], lostIds: number[]): Promise<void> {
+    if (!lostIds.length) return;
+    const lost = new Set(lostIds);
     for (const [i, id] of ids.entries()) {
       if (!lost.has(id)) continue;
       const session = before[i];

@@ -27,6 +27,16 @@ describe("SuccessBatches", () => {
     expect(written).toEqual([[1, 2, 3], [4]]);
   });
 
+  it("by default writes one heartbeat sweep's successes (about a hundred at 1,000 clusters) in one statement", async () => {
+    vi.useFakeTimers();
+    const { written, write } = recorder();
+    const batches = new SuccessBatches(write, () => {});
+    const sweep = Array.from({ length: 120 }, (_, i) => i + 1);
+    for (const id of sweep) void batches.queue(success(id));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(written).toEqual([sweep]);
+  });
+
   it("rejects the queueing that filled a batch whose write failed, so its caller can say so", async () => {
     const batches = new SuccessBatches(
       () => Promise.reject(new Error("connection terminated")),

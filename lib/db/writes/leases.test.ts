@@ -2,16 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_OPTIONS } from "../client";
 import { useTestDatabase } from "../../testing/db";
-import {
-  acquireLeases,
-  heartbeatLeaseId,
-  heldLeases,
-  intArrayLiteral,
-  lostLeases,
-  orphanedLeases,
-  releaseLeases,
-  renewLease,
-} from "./leases";
+import { acquireLeases, heartbeatLeaseId, heldLeases, intArrayLiteral, releaseLeases, renewLease, replicaHeartbeat } from "./leases";
 
 const db = useTestDatabase();
 // Two replicas: two independent pools, as two processes would have.
@@ -26,6 +17,12 @@ afterAll(async () => {
 });
 
 const ids = Array.from({ length: 60 }, (_, i) => i + 1);
+/** The watched clusters whose lease the replica lost, as its heartbeat reports them. */
+const lostOf = async (pool: pg.Pool, holder: string, watched: number[]) =>
+  (await replicaHeartbeat(pool, holder, 15, { watched, countOrphans: false })).lost;
+/** Dead replicas' leases, as the heartbeat counts them. */
+const orphanedFor = async (pool: pg.Pool, holder: string) =>
+  (await replicaHeartbeat(pool, holder, 15, { watched: [], countOrphans: true })).orphaned;
 
 describe("intArrayLiteral", () => {
   it("writes ids as one Postgres array literal, and refuses anything that is not an integer", () => {
@@ -74,13 +71,13 @@ describe("collector leases", () => {
   it("names the clusters whose lease a holder lost: expired, released or never held", async () => {
     await db.pool().query("DELETE FROM collector_lease");
     await acquireLeases(a, "replica-a", ids, 60);
-    expect(await lostLeases(a, "replica-a", ids)).toEqual([]);
-    expect(await lostLeases(a, "replica-a", [])).toEqual([]);
+    expect(await lostOf(a, "replica-a", ids)).toEqual([]);
+    expect(await lostOf(a, "replica-a", [])).toEqual([]);
     await db.pool().query(`UPDATE collector_lease SET "expiresAt" = now() - interval '1 second' WHERE "clusterId" = 3`);
     await releaseLeases(a, "replica-a", [5]);
     await acquireLeases(b, "replica-b", [5], 60);
-    expect((await lostLeases(a, "replica-a", [1, 3, 5, 99])).sort((x, y) => x - y)).toEqual([3, 5, 99]);
-    expect(await lostLeases(b, "replica-b", [5])).toEqual([]);
+    expect((await lostOf(a, "replica-a", [1, 3, 5, 99])).sort((x, y) => x - y)).toEqual([3, 5, 99]);
+    expect(await lostOf(b, "replica-b", [5])).toEqual([]);
   });
 
   it("gives leases back on release", async () => {
@@ -107,6 +104,44 @@ describe("collector leases", () => {
     expect(await heldLeases(a, "replica-a")).toEqual([]);
   });
 
+  it("renews a replica's heartbeat in the same statement, keeps when it was first taken, and takes it again after it ran out", async () => {
+    await db.pool().query("DELETE FROM collector_lease");
+    const heartbeatRow = async (holder: string) =>
+      (
+        await db
+          .pool()
+          .query<{ acquiredAt: Date; expiresAt: Date; live: boolean }>(
+            `SELECT "acquiredAt", "expiresAt", "expiresAt" > now() AS live FROM collector_lease WHERE "clusterId" = $1`,
+            [heartbeatLeaseId(holder)],
+          )
+      ).rows[0];
+    expect(await replicaHeartbeat(a, "replica-a", 15, { watched: [], countOrphans: false })).toEqual({
+      renewed: true,
+      lost: [],
+      orphaned: null,
+    });
+    const first = await heartbeatRow("replica-a");
+    expect(first.live).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await replicaHeartbeat(a, "replica-a", 15, { watched: [], countOrphans: false });
+    const renewed = await heartbeatRow("replica-a");
+    expect(renewed.acquiredAt).toEqual(first.acquiredAt);
+    expect(renewed.expiresAt.getTime()).toBeGreaterThan(first.expiresAt.getTime());
+    // The replica stalled past its heartbeat: the next beat takes it again, as new.
+    await db
+      .pool()
+      .query(`UPDATE collector_lease SET "expiresAt" = now() - interval '1 second' WHERE "clusterId" = $1`, [
+        heartbeatLeaseId("replica-a"),
+      ]);
+    expect((await replicaHeartbeat(a, "replica-a", 15, { watched: [], countOrphans: false })).renewed).toBe(true);
+    const again = await heartbeatRow("replica-a");
+    expect(again.live).toBe(true);
+    expect(again.acquiredAt.getTime()).toBeGreaterThan(first.acquiredAt.getTime());
+    // A live heartbeat of the same id held by another name is not taken over.
+    await db.pool().query(`UPDATE collector_lease SET holder = 'someone-else' WHERE "clusterId" = $1`, [heartbeatLeaseId("replica-a")]);
+    expect((await replicaHeartbeat(a, "replica-a", 15, { watched: [], countOrphans: false })).renewed).toBe(false);
+  });
+
   it("counts the leases of active clusters that a replica whose heartbeat ran out still holds", async () => {
     await db.pool().query("DELETE FROM collector_lease");
     const name = (n: string) => `orphans-${n}-${Date.now()}`;
@@ -117,12 +152,12 @@ describe("collector leases", () => {
         [name("a1"), name("a2"), name("gone"), name("b1")],
       );
     const [a1, a2, gone, b1] = rows.map((r) => r.id);
-    await acquireLeases(a, "replica-a", [heartbeatLeaseId("replica-a")], 15);
-    await acquireLeases(b, "replica-b", [heartbeatLeaseId("replica-b")], 15);
+    await replicaHeartbeat(a, "replica-a", 15, { watched: [], countOrphans: false });
+    await replicaHeartbeat(b, "replica-b", 15, { watched: [], countOrphans: false });
     await acquireLeases(a, "replica-a", [a1, a2, gone], 600);
     await acquireLeases(b, "replica-b", [b1], 600);
     // Both alive: nothing to take.
-    expect(await orphanedLeases(b, "replica-b")).toBe(0);
+    expect(await orphanedFor(b, "replica-b")).toBe(0);
     // replica-a is killed: its heartbeat runs out while its cluster leases still stand.
     await db
       .pool()
@@ -130,9 +165,9 @@ describe("collector leases", () => {
         heartbeatLeaseId("replica-a"),
       ]);
     // Its two active clusters; not the gone one, and never the asking replica's own.
-    expect(await orphanedLeases(b, "replica-b")).toBe(2);
+    expect(await orphanedFor(b, "replica-b")).toBe(2);
     expect(await acquireLeases(b, "replica-b", [a1, a2], 600)).toEqual([a1, a2]);
-    expect(await orphanedLeases(b, "replica-b")).toBe(0);
+    expect(await orphanedFor(b, "replica-b")).toBe(0);
     await db.pool().query(`DELETE FROM cluster WHERE id = ANY($1::int[])`, [[a1, a2, gone, b1]]);
   });
 });
