@@ -31,6 +31,14 @@ import { type IncludeObject, tableJson, wantsTable } from "./table";
 import { type ApiRequest, type ApiResponse, cutAfter, resetExchange, writeBody } from "./exchange";
 import { serveWatch } from "./watch";
 
+/**
+ * How long an idle keep-alive connection stays open: kube-apiserver's secure serving sets its http.Server's
+ * IdleTimeout to 90 s (to match Go's http.DefaultTransport). At 30 s here, a collector's once-a-minute read of
+ * the hub (discovery's /apis) found its connection closed every time and paid a TLS handshake per cycle that
+ * a real hub does not ask for.
+ */
+const IDLE_CONNECTION_TIMEOUT_MS = 90_000;
+
 export interface Identity {
   user: string;
   readOnly: boolean;
@@ -125,7 +133,7 @@ export class KubeApiServer {
       this.httpsServer.on("tlsClientError", () => undefined);
       this.httpsServer.on("sessionError", () => undefined);
       this.httpsServer.on("secureConnection", (socket: TLSSocket) => this.countProtocol(socket));
-      (this.httpsServer as unknown as { keepAliveTimeout: number }).keepAliveTimeout = 30_000;
+      (this.httpsServer as unknown as { keepAliveTimeout: number }).keepAliveTimeout = IDLE_CONNECTION_TIMEOUT_MS;
     }
     return this.httpsServer;
   }
@@ -136,7 +144,7 @@ export class KubeApiServer {
       this.http1Server = createServer({ key: keyPem, cert: certPem, ALPNProtocols: ["http/1.1"] }, this.onRequest);
       this.http1Server.on("tlsClientError", () => undefined);
       this.http1Server.on("secureConnection", (socket: TLSSocket) => this.countProtocol(socket));
-      this.http1Server.keepAliveTimeout = 30_000;
+      this.http1Server.keepAliveTimeout = IDLE_CONNECTION_TIMEOUT_MS;
     }
     return this.http1Server;
   }
