@@ -660,7 +660,8 @@ export class Collector {
         this.log.warn({ error: oneLine(err) }, "heartbeat not renewed");
         return;
       }
-      if (!answer.renewed) this.log.warn({ replica: this.replica }, "heartbeat not renewed: another live replica has this replica's name");
+      if (!answer.renewed)
+        this.log.warn({ replica: this.replica }, "heartbeat not renewed: another live replica's name hashes to the same heartbeat id");
       await this.stopLostSessions(ids, before, answer.lost).catch((err: unknown) =>
         this.log.warn({ error: oneLine(err) }, "sessions of lost leases not stopped"),
       );

@@ -27,8 +27,16 @@ export interface WatchFloor {
  * its watches take to open, and a little more) or, without it, after the script's warm-up.
  */
 export async function measureWatchFloor(kubeconfig: string, idleSeconds: number, windowAt?: number): Promise<WatchFloor> {
-  const args = [...COLLECTOR_NODE_FLAGS, "--import", "tsx", "scripts/watch-floor.ts", "--kubeconfig", kubeconfig];
-  args.push("--idle-seconds", String(idleSeconds));
+  const args = [
+    ...COLLECTOR_NODE_FLAGS,
+    "--import",
+    "tsx",
+    "scripts/watch-floor.ts",
+    "--kubeconfig",
+    kubeconfig,
+    "--idle-seconds",
+    String(idleSeconds),
+  ];
   if (windowAt !== undefined) args.push("--window-at", String(Math.round(windowAt)));
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";

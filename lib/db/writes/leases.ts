@@ -38,7 +38,7 @@ const STALE_HOLDER = (lease: string) =>
 
 /** Renews this replica's heartbeat and returns how many replicas are alive (itself included). */
 export async function liveReplicas(db: Db, holder: string, ttlSeconds: number): Promise<number> {
-  await acquireLeases(db, holder, [heartbeatLeaseId(holder)], ttlSeconds);
+  await replicaHeartbeat(db, holder, ttlSeconds, { watched: [], countOrphans: false });
   const { rows } = await db.query<{ n: string }>(
     `SELECT count(DISTINCT holder) AS n FROM collector_lease WHERE "clusterId" <= -2 AND "expiresAt" > now()`,
   );
@@ -111,7 +111,7 @@ export async function heldLeases(db: Db, holder: string): Promise<number[]> {
 }
 
 export interface HeartbeatAnswer {
-  /** False when the heartbeat lease could not be renewed (another live holder has its id). */
+  /** False when the heartbeat lease could not be renewed: another live replica's name hashes to the same id. */
   renewed: boolean;
   /** Of the clusters watched, those whose live lease this replica no longer has: expired, released, taken or never held. */
   lost: number[];
