@@ -99,8 +99,8 @@ const clusters = kubeConfig.getContexts().map((context) => {
   return { server: cluster.server, ca: Buffer.from(cluster.caData ?? "", "base64").toString("utf8"), token };
 });
 // The clusters' watches start evenly over one bookmark interval, as a collector's cold start spreads them:
-// kube-apiserver sends each watch's bookmarks a minute apart from its start, so watches started together
-// would get theirs in one burst a minute (cheaper per frame, and a short window could miss them all).
+// kube-apiserver sends each watch's bookmarks about a minute apart from its start, so clusters started
+// together would get theirs in one burst a minute (and a short window could miss them all).
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 await Promise.all(
   clusters.map(async ({ server, ca, token }, i) => {

@@ -1,12 +1,14 @@
 // Watch streams: one JSON event per line, as kube-apiserver writes them (chunked on HTTP/1.1, DATA frames
 // on h2). Bookmarks follow the cacher: only with allowWatchBookmarks, only for resources with a watch
 // cache (never Events), only once the resource changed since the cache started, carrying apiVersion, kind
-// and the resource's last change; every bookmark interval and once 2 s before the watch's deadline.
+// and the resource's last change; about every bookmark interval, at the resource's own tick
+// (bookmark-timing.ts), and once 2 s before the watch's deadline.
 import { groupVersionOf, resourceKey, type ResourceType } from "./registry";
 import { matchesFields, matchesLabels, type FieldRequirement, type LabelSelector } from "./selectors";
 import { badRequest, KubeError, statusBody } from "./status";
 import type { ClusterStore, ObjectVersion, StoreEvent } from "./store";
 import { type ApiRequest, type ApiResponse, flushHead, isHttp2, writeBody } from "./exchange";
+import { bookmarkSendAt } from "./bookmark-timing";
 
 export interface WatchRequest {
   store: ClusterStore;
@@ -23,6 +25,16 @@ export interface WatchRequest {
 const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
 /** The cacher's last bookmark goes out this long before the watch's deadline. */
 const FINAL_BOOKMARK_LEAD_MS = 2_000;
+
+/** A cacher's phase, fixed per cluster and resource for the life of the simulator. */
+const cacherSeeds = new WeakMap<ClusterStore, Map<string, number>>();
+function cacherSeed(store: ClusterStore, resource: string): number {
+  let seeds = cacherSeeds.get(store);
+  if (!seeds) cacherSeeds.set(store, (seeds = new Map<string, number>()));
+  let seed = seeds.get(resource);
+  if (seed === undefined) seeds.set(resource, (seed = Math.floor(Math.random() * 2 ** 31)));
+  return seed;
+}
 
 export function serveWatch(request: ApiRequest, response: ApiResponse, watch: WatchRequest) {
   const { store, type, params } = watch;
@@ -80,10 +92,12 @@ export function serveWatch(request: ApiRequest, response: ApiResponse, watch: Wa
   };
 
   const timers: NodeJS.Timeout[] = [];
+  let nextBookmark: NodeJS.Timeout | undefined;
   const end = () => {
     if (ended) return;
     ended = true;
     unsubscribe();
+    clearTimeout(nextBookmark);
     for (const timer of timers) clearTimeout(timer);
     response.end();
   };
@@ -92,7 +106,20 @@ export function serveWatch(request: ApiRequest, response: ApiResponse, watch: Wa
   const unsubscribe = store.subscribe(sendEvent);
   const deadlineMs = timeoutSeconds * 1000;
   if (allowBookmarks) {
-    timers.push(setInterval(() => bookmark(), watch.bookmarkIntervalMs));
+    // Each bookmark is due an interval after the last one (or the start), and goes out at its resource's tick.
+    const seed = cacherSeed(store, resource);
+    const scheduleBookmark = (from: number) => {
+      if (ended) return;
+      const at = bookmarkSendAt(from + watch.bookmarkIntervalMs, watch.bookmarkIntervalMs, seed);
+      nextBookmark = setTimeout(
+        () => {
+          bookmark();
+          scheduleBookmark(Date.now());
+        },
+        Math.max(0, at - Date.now()),
+      );
+    };
+    scheduleBookmark(Date.now());
     if (deadlineMs > FINAL_BOOKMARK_LEAD_MS) timers.push(setTimeout(() => bookmark(), deadlineMs - FINAL_BOOKMARK_LEAD_MS));
   }
   timers.push(setTimeout(end, deadlineMs));
