@@ -1,5 +1,6 @@
 // When kube-apiserver's watch cache sends a watch's periodic bookmark: the pure rule the simulator's watches
 // follow (watch.ts), apart from their timers so that it can be tested alone.
+import { hashSeed, seededRandom } from "./faults";
 
 /**
  * When kube-apiserver sends a bookmark due at `dueAtMs`. Its cacher (one per resource) keeps watchers in
@@ -10,16 +11,14 @@
  * write of its own, while watches of one resource due in the same second share a tick. The tick is 1/60 of
  * the interval (one second at kube-apiserver's minute; tests use short intervals).
  */
-export function bookmarkSendAt(dueAtMs: number, intervalMs: number, cacherSeed: number): number {
+export function bookmarkSendAt(dueAtMs: number, intervalMs: number, seed: number): number {
   const tickMs = intervalMs / 60;
   const bucket = Math.floor(dueAtMs / tickMs);
-  return (bucket + 1.25 * unitHash(cacherSeed, bucket)) * tickMs;
+  // The tick's place in its bucket: the same for every watch of one cacher (seed) in one bucket.
+  return (bucket + 1.25 * seededRandom(hashSeed(String(bucket), seed))()) * tickMs;
 }
 
-/** A number in [0, 1) that depends only on the two integers (the same cacher's tick for one bucket). */
-function unitHash(a: number, b: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b | 0, 0xc2b2ae35) ^ Math.imul(Math.floor(b / 2 ** 32), 0x27d4eb2f);
-  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
-  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
-  return ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
+/** A cacher's seed: one per cluster and resource, the same in every run (the simulator's faults are seeded too). */
+export function cacherSeed(clusterName: string, resource: string): number {
+  return hashSeed(`${clusterName}/${resource}`, 1);
 }

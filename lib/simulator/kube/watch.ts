@@ -8,7 +8,7 @@ import { matchesFields, matchesLabels, type FieldRequirement, type LabelSelector
 import { badRequest, KubeError, statusBody } from "./status";
 import type { ClusterStore, ObjectVersion, StoreEvent } from "./store";
 import { type ApiRequest, type ApiResponse, flushHead, isHttp2, writeBody } from "./exchange";
-import { bookmarkSendAt } from "./bookmark-timing";
+import { bookmarkSendAt, cacherSeed } from "./bookmark-timing";
 
 export interface WatchRequest {
   store: ClusterStore;
@@ -25,16 +25,6 @@ export interface WatchRequest {
 const DEFAULT_TIMEOUT_SECONDS = 30 * 60;
 /** The cacher's last bookmark goes out this long before the watch's deadline. */
 const FINAL_BOOKMARK_LEAD_MS = 2_000;
-
-/** A cacher's phase, fixed per cluster and resource for the life of the simulator. */
-const cacherSeeds = new WeakMap<ClusterStore, Map<string, number>>();
-function cacherSeed(store: ClusterStore, resource: string): number {
-  let seeds = cacherSeeds.get(store);
-  if (!seeds) cacherSeeds.set(store, (seeds = new Map<string, number>()));
-  let seed = seeds.get(resource);
-  if (seed === undefined) seeds.set(resource, (seed = Math.floor(Math.random() * 2 ** 31)));
-  return seed;
-}
 
 export function serveWatch(request: ApiRequest, response: ApiResponse, watch: WatchRequest) {
   const { store, type, params } = watch;
@@ -107,7 +97,7 @@ export function serveWatch(request: ApiRequest, response: ApiResponse, watch: Wa
   const deadlineMs = timeoutSeconds * 1000;
   if (allowBookmarks) {
     // Each bookmark is due an interval after the last one (or the start), and goes out at its resource's tick.
-    const seed = cacherSeed(store, resource);
+    const seed = cacherSeed(store.clusterName, resource);
     const scheduleBookmark = (from: number) => {
       if (ended) return;
       const at = bookmarkSendAt(from + watch.bookmarkIntervalMs, watch.bookmarkIntervalMs, seed);
