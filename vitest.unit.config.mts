@@ -19,7 +19,7 @@ const UNIT_TESTS = [
   "lib/db/embedded.test.ts",
   "lib/simulator/clock.test.ts",
   "lib/simulator/fleet/**/*.test.ts",
-  "lib/simulator/kube/{bookmark-timing,faults,patch,selectors,store,reconciles}.test.ts",
+  "lib/simulator/kube/{bookmark-timing,faults,patch,selectors,store,reconciles,managed-fields,kubelets}.test.ts",
 ];
 
 export default defineConfig({

@@ -45,6 +45,8 @@ export interface StartSimulatorOptions {
   churn?: number;
   /** Routine reconciles: every healthy Kustomization and HelmRelease reconciles on its interval (see docs/simulator.md); default off. */
   reconciles?: boolean;
+  /** Milliseconds between a kubelet's Node status reports, which run with the routine reconciles (default 5 minutes). */
+  kubeletReportIntervalMs?: number;
   /** Changes each resource's watch cache keeps before old resourceVersions become too old (default 1000). */
   watchCacheSize?: number;
   /** Real milliseconds between background writes (Lease renewals) that move each cluster's revision (default 10 s, 0 = none). */
@@ -145,6 +147,7 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     compactionIntervalMs: options.compactionIntervalMs,
     churn: options.churn,
     reconciles: options.reconciles,
+    kubeletReportIntervalMs: options.kubeletReportIntervalMs,
     watchCacheSize: options.watchCacheSize,
     backgroundWriteIntervalMs: options.backgroundWriteIntervalMs,
   });
@@ -184,8 +187,8 @@ export async function startSimulator(options: StartSimulatorOptions): Promise<Ru
     churn: (since, limit) => runtime.churn.state(since, limit),
     setChurn: (rate) => runtime.churn.setRate(rate),
     churnObject: (cluster, kind, namespace, name) => runtime.churn.changeObject(cluster, kind, namespace, name),
-    reconciles: () => runtime.reconciles.state(),
-    setReconciles: (on) => runtime.reconciles.setEnabled(on),
+    reconciles: () => ({ ...runtime.reconciles.state(), kubeletReports: runtime.kubelets.state().reports }),
+    setReconciles: (on) => runtime.setRoutine(on),
   };
   const control = await startControlServer(controlTarget, options.ports?.control ?? storedPorts.control ?? 0).catch(() =>
     startControlServer(controlTarget, 0),

@@ -16,7 +16,7 @@ import { hex, iso, unit, uuid } from "./random";
 import { nodeObject } from "./spoke";
 import { DAY, HOUR, MINUTE, SECOND, TIMELINE, gridPointsIn, lastGridPoint } from "./timeline";
 import { HUB_NAME, HUB_REGION, REGIONS, type SpokeSpec } from "./topology";
-import { controlPlaneAt, gitVersionOf, nodeNames, nodegroupsAt } from "./versions";
+import { controlPlaneAt, gitVersionOf, managedAddonsAt, nodeNames, nodegroupsAt } from "./versions";
 import { HUB_ACCOUNT_ID } from "../aws/identities";
 
 export const ARGOCD_NS = "argocd";
@@ -1270,8 +1270,9 @@ export function argoSpokeObjects(spec: ArgoSpokeSpec, seed: number, epoch: numbe
     hubFluxRef: false,
     roles: [],
   };
+  const addons = managedAddonsAt(asSpoke, t - epoch);
   for (const ng of nodegroupsAt(asSpoke, t - epoch)) {
-    nodeNames(asSpoke, ng, seed).forEach((name, i) => out.push(nodeObject(id, asSpoke, ng, name, i, epoch + ng.modifiedAt)));
+    nodeNames(asSpoke, ng, seed).forEach((name, i) => out.push(nodeObject(id, asSpoke, ng, name, i, epoch + ng.modifiedAt, addons)));
   }
   if (spec.auth === "bearer") {
     const token = argoManagerToken(seed, spec.name);

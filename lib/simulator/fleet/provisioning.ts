@@ -21,7 +21,7 @@ import { hex, iso, uuid } from "./random";
 import { GIT_ORG } from "./spoke";
 import { MINUTE, SECOND, TIMELINE, gridPointsIn, lastGridPoint } from "./timeline";
 import type { SpokeSpec } from "./topology";
-import { nodeNames, nodegroupsAt } from "./versions";
+import { managedAddonsAt, nodeNames, nodegroupsAt } from "./versions";
 import { nodeObject } from "./spoke";
 
 interface ProvisionedCluster {
@@ -517,8 +517,9 @@ export function provisionedSpokeObjects(spec: SpokeSpec, seed: number, epoch: nu
       status: { phase: "Active" },
     });
   }
+  const addons = managedAddonsAt(spec, rel);
   for (const ng of nodegroupsAt(spec, rel)) {
-    nodeNames(spec, ng, seed).forEach((name, i) => out.push(nodeObject(id, spec, ng, name, i, createdAt + 3 * MINUTE)));
+    nodeNames(spec, ng, seed).forEach((name, i) => out.push(nodeObject(id, spec, ng, name, i, createdAt + 3 * MINUTE, addons)));
   }
   const bootstrapAt = createdAt + 90 * SECOND;
   const revision = gitRevision("main", hex(`${seed}:fleet-infra:${spec.name}`, 40));

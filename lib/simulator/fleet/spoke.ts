@@ -43,7 +43,7 @@ import type { SpokeSpec } from "./topology";
 import { helmStall } from "./helm-stall";
 import { applyNodeScenarios } from "./node-scenarios";
 import { applyObjectSemantics } from "./object-semantics";
-import { controlPlaneAt, nodeNames, nodegroupsAt } from "./versions";
+import { controlPlaneAt, managedAddonsAt, nodeNames, nodegroupsAt } from "./versions";
 
 export const GIT_ORG = "https://github.com/acme-platform";
 /** The tenant-data Git source fails authentication since this long before t0 (relative ms). */
@@ -290,9 +290,10 @@ export function spokeObjects({ plan, t }: SpokeObjectsInput): KubeObject[] {
   out.push(gitAuthSecret(id));
 
   // --- nodes ----------------------------------------------------------------------------------------
+  const addonsNow = managedAddonsAt(spec, rel);
   for (const ng of nodegroupsAt(spec, rel)) {
     const names = nodeNames(spec, ng, seed);
-    names.forEach((name, i) => out.push(nodeObject(id, spec, ng, name, i, abs(ng.modifiedAt))));
+    names.forEach((name, i) => out.push(nodeObject(id, spec, ng, name, i, abs(ng.modifiedAt), addonsNow)));
   }
   applyNodeScenarios(out, spec, id, epoch, t, events);
 
@@ -1038,6 +1039,10 @@ export function gitAuthSecret(id: ObjectIdentity): KubeObject {
   };
 }
 
+/**
+ * A Node as an EKS managed node group's kubelet registers it (labels, annotations and status as a real
+ * EKS 1.31 node serves them); `addons` are the cluster's EKS add-ons, whose images every node holds.
+ */
 export function nodeObject(
   id: ObjectIdentity,
   spec: SpokeSpec,
@@ -1045,12 +1050,14 @@ export function nodeObject(
   name: string,
   index: number,
   launchedAt: number,
+  addons: readonly { name: string; version: string }[] = [],
 ): KubeObject {
   const zone = `${spec.region}${"abc"[index % 3]}`;
   const kubelet = `v${eksVersion(ng.version).patch}-eks-${hex(`kubelet:${ng.version}`, 7)}`;
   const instanceId = `i-0${hex(`${id.seed}:instance:${name}`, 16)}`;
   const ip = name.split(".")[0].replace(/^ip-/, "").replace(/-/g, ".");
   const created = Math.max(id.createdAt, launchedAt - index * 45 * SECOND);
+  const regionCode = zoneIdPrefix(spec.region);
   return {
     apiVersion: "v1",
     kind: "Node",
@@ -1058,16 +1065,26 @@ export function nodeObject(
       ...meta({ ...id, createdAt: created }, "Node", undefined, name),
       labels: {
         "beta.kubernetes.io/arch": ng.arch,
+        "beta.kubernetes.io/instance-type": ng.instanceType,
         "beta.kubernetes.io/os": "linux",
         "eks.amazonaws.com/capacityType": ng.capacityType,
         "eks.amazonaws.com/nodegroup": ng.name,
         "eks.amazonaws.com/nodegroup-image": `ami-0${hex(`ami:${ng.amiType}:${ng.version}`, 16)}`,
+        "failure-domain.beta.kubernetes.io/region": spec.region,
+        "failure-domain.beta.kubernetes.io/zone": zone,
+        "k8s.io/cloud-provider-aws": hex(`cloud-provider:${id.seed}:${id.cluster}`, 32),
         "kubernetes.io/arch": ng.arch,
         "kubernetes.io/hostname": name,
         "kubernetes.io/os": "linux",
         "node.kubernetes.io/instance-type": ng.instanceType,
+        "topology.k8s.aws/zone-id": `${regionCode}-az${1 + (index % 3)}`,
         "topology.kubernetes.io/region": spec.region,
         "topology.kubernetes.io/zone": zone,
+      },
+      annotations: {
+        "alpha.kubernetes.io/provided-node-ip": ip,
+        "node.alpha.kubernetes.io/ttl": "0",
+        "volumes.kubernetes.io/controller-managed-attach-detach": "true",
       },
     },
     spec: { providerID: `aws:///${zone}/${instanceId}` },
@@ -1077,15 +1094,31 @@ export function nodeObject(
         { type: "InternalDNS", address: name },
         { type: "Hostname", address: name },
       ],
-      allocatable: { cpu: "1930m", "ephemeral-storage": "76224326324", memory: "7220940Ki", pods: "58" },
-      capacity: { cpu: "2", "ephemeral-storage": "83873772Ki", memory: "7910092Ki", pods: "58" },
+      allocatable: {
+        cpu: "1930m",
+        "ephemeral-storage": "76224326324",
+        "hugepages-1Gi": "0",
+        "hugepages-2Mi": "0",
+        memory: "7220940Ki",
+        pods: "58",
+      },
+      capacity: {
+        cpu: "2",
+        "ephemeral-storage": "83873772Ki",
+        "hugepages-1Gi": "0",
+        "hugepages-2Mi": "0",
+        memory: "7910092Ki",
+        pods: "58",
+      },
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      images: nodeImages(spec.region, addons),
       conditions: [
         {
           type: "MemoryPressure",
           status: "False",
           reason: "KubeletHasSufficientMemory",
           message: "kubelet has sufficient memory available",
-          lastHeartbeatTime: iso(created),
+          lastHeartbeatTime: iso(created + 40 * SECOND),
           lastTransitionTime: iso(created),
         },
         {
@@ -1093,7 +1126,7 @@ export function nodeObject(
           status: "False",
           reason: "KubeletHasNoDiskPressure",
           message: "kubelet has no disk pressure",
-          lastHeartbeatTime: iso(created),
+          lastHeartbeatTime: iso(created + 40 * SECOND),
           lastTransitionTime: iso(created),
         },
         {
@@ -1101,7 +1134,7 @@ export function nodeObject(
           status: "False",
           reason: "KubeletHasSufficientPID",
           message: "kubelet has sufficient PID available",
-          lastHeartbeatTime: iso(created),
+          lastHeartbeatTime: iso(created + 40 * SECOND),
           lastTransitionTime: iso(created),
         },
         {
@@ -1109,7 +1142,7 @@ export function nodeObject(
           status: "True",
           reason: "KubeletReady",
           message: "kubelet is posting ready status",
-          lastHeartbeatTime: iso(created),
+          lastHeartbeatTime: iso(created + 40 * SECOND),
           lastTransitionTime: iso(created + 40 * SECOND),
         },
       ],
@@ -1131,6 +1164,38 @@ export function nodeObject(
       },
     },
   };
+}
+
+/** An AWS zone ID's region part: us-east-1 → use1, ap-southeast-2 → apse2, eu-central-1 → euc1. */
+function zoneIdPrefix(region: string): string {
+  const [area, direction, number] = region.split("-");
+  const compass: Record<string, string> = { northeast: "ne", southeast: "se", northwest: "nw", southwest: "sw" };
+  return `${area}${compass[direction] ?? direction?.[0] ?? ""}${number ?? ""}`;
+}
+
+/** The images of the cluster's EKS add-ons' node pods (EKS's ECR account), largest first as the kubelet lists them. */
+function nodeImages(region: string, addons: readonly { name: string; version: string }[]): { names: string[]; sizeBytes: number }[] {
+  const ecr = `602401143452.dkr.ecr.${region}.amazonaws.com`;
+  const image = (repo: string, tag: string, sizeBytes: number) => ({
+    names: [`${ecr}/${repo}@sha256:${hex(`image:${repo}:${tag}`, 64)}`, `${ecr}/${repo}:${tag}`],
+    sizeBytes,
+  });
+  const out: { names: string[]; sizeBytes: number }[] = [];
+  for (const { name, version } of addons) {
+    if (name === "vpc-cni") {
+      out.push(image("amazon-k8s-cni-init", version, 70445438), image("amazon-k8s-cni", version, 53394093));
+      out.push(image("amazon/aws-network-policy-agent", "v1.2.7-eksbuild.1", 35997169));
+    } else if (name === "kube-proxy") out.push(image("eks/kube-proxy", version.replace("-eksbuild", "-minimal-eksbuild"), 47220238));
+    else if (name === "coredns") out.push(image("eks/coredns", version, 19488197));
+    else if (name === "aws-ebs-csi-driver")
+      out.push(image("ebs-csi-driver/aws-ebs-csi-driver", version.replace(/-eksbuild\.\d+$/, ""), 31872436));
+    else if (name === "eks-pod-identity-agent") out.push(image("eks/eks-pod-identity-agent", version.replace(/^v/, ""), 11573208));
+  }
+  out.push({
+    names: ["602401143452.dkr.ecr.us-west-2.amazonaws.com/eks/pause:3.10", "localhost/kubernetes/pause:latest"],
+    sizeBytes: 318731,
+  });
+  return out.sort((a, b) => b.sizeBytes - a.sizeBytes);
 }
 
 function uuidLike(label: string): string {

@@ -20,8 +20,8 @@ export interface ControlTarget {
   setChurn(rate: number): void;
   /** The next churn change of one object, now (null: no such object, or its cluster is unreachable). */
   churnObject(cluster: string, kind: string, namespace: string, name: string): ChurnChange | null;
-  /** The routine reconciles: on or off, passes begun and finished, status writes made. */
-  reconciles(): ReconcilesState;
+  /** The routine reconciles (and with them the kubelets' status reports): on or off, passes begun and finished, status writes and reports made. */
+  reconciles(): ReconcilesState & { kubeletReports: number };
   setReconciles(on: boolean): void;
 }
 

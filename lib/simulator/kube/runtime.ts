@@ -12,6 +12,7 @@ import { argoControllerPatch, argoRequests, isArgoApplication } from "./argocd-c
 import { applyMergePatch } from "./patch";
 import { FleetChurn, type ChurnCluster } from "./churn";
 import { FleetReconciles } from "./reconciles";
+import { KubeletReports } from "./kubelets";
 
 export interface RuntimeOptions {
   model: FleetModel;
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   churn?: number;
   /** Every healthy Kustomization and HelmRelease reconciles on its interval, writing its status as it goes (see reconciles.ts). */
   reconciles?: boolean;
+  /** Simulated milliseconds between a kubelet's Node status reports (default 5 minutes, see kubelets.ts). */
+  kubeletReportIntervalMs?: number;
   /** Changes each resource's watch cache keeps (default 1000). */
   watchCacheSize?: number;
   /** Real milliseconds between background writes (Lease renewals) that move each cluster's revision; 0 = none. */
@@ -69,6 +72,8 @@ export class FleetRuntime implements RuntimeInfo {
   warmedUp: Promise<void> = Promise.resolve();
   readonly churn: FleetChurn;
   readonly reconciles: FleetReconciles;
+  /** The kubelets' periodic Node status reports; they run with the routine reconciles (see kubelets.ts). */
+  readonly kubelets: KubeletReports;
 
   constructor(private readonly options: RuntimeOptions) {
     const { model } = options;
@@ -113,6 +118,7 @@ export class FleetRuntime implements RuntimeInfo {
     // run on the real clock.
     const reconcileNow = () => (options.clock.speed > 0 ? options.clock.now() : Math.max(options.clock.now(), Date.now()));
     this.reconciles = new FleetReconciles(changing, model.seed, reconcileNow);
+    this.kubelets = new KubeletReports(changing, model.seed, reconcileNow, options.kubeletReportIntervalMs);
   }
 
   // --- RuntimeInfo ---------------------------------------------------------------------------------
@@ -214,9 +220,16 @@ export class FleetRuntime implements RuntimeInfo {
       );
     this.churn.setRate(this.options.churn ?? 0);
     every(CHURN_STEP_MS, "churn", () => this.churn.step());
-    this.reconciles.setEnabled(this.options.reconciles ?? false);
+    this.setRoutine(this.options.reconciles ?? false);
     every(RECONCILE_STEP_MS, "routine reconciles", () => this.reconciles.step());
+    every(RECONCILE_STEP_MS, "kubelet reports", () => this.kubelets.step());
     for (const timer of this.timers) timer.unref?.();
+  }
+
+  /** A live fleet's routine writes on or off: Flux's reconciles and the kubelets' status reports. */
+  setRoutine(on: boolean): void {
+    this.reconciles.setEnabled(on);
+    this.kubelets.setEnabled(on);
   }
 
   /** One step of the loop: re-sync the clusters the model says changed, apply reachability. */

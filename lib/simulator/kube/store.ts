@@ -10,6 +10,8 @@ import type { KubeObject } from "../contract";
 import { applyChurnMark, type ChurnMark } from "./churn";
 import { applyRoutineMark, type RoutineMark } from "../fleet/reconcile-pass";
 import { applyMergePatch, composeMergePatches, diffAsMergePatch } from "./patch";
+import { applyKubeletReport } from "./kubelets";
+import { managedFieldsOf, orderedEntries } from "./managed-fields";
 import { checkAgainstCrd, crdSchemaFor, pruneUnknown } from "./crd-schema";
 import { groupVersionOf, type ResourceType, ResourceRegistry, resourceKey } from "./registry";
 import { matchesFields, matchesLabels, type FieldRequirement, type LabelSelector } from "./selectors";
@@ -70,6 +72,8 @@ interface Entry {
   churn?: ChurnMark;
   /** Where the object's routine reconcile stands (applied over the model and any churn, see reconciles.ts). */
   routine?: RoutineMark;
+  /** A Node's kubelet's last status report (see kubelets.ts). */
+  kubeletReport?: string;
   firstSeen: number;
   current: ObjectVersion;
 }
@@ -313,6 +317,8 @@ export class ClusterStore {
     }
     if (entry.churn) object.status = applyChurnMark(object, entry.churn);
     if (entry.routine) object.status = applyRoutineMark(object, entry.routine);
+    if (entry.kubeletReport) object.status = applyKubeletReport(object, entry.kubeletReport);
+    metadata.managedFields = orderedEntries(managedFieldsOf(object, entry.type.hasStatus), isBuiltIn(entry.type));
     return new ObjectVersion(entry.key, metadata.namespace, metadata.name, rv, escapeLikeGo(JSON.stringify(object)), metadata.labels);
   }
 
@@ -321,6 +327,7 @@ export class ClusterStore {
     if (entry.baseJson !== undefined) return JSON.parse(entry.baseJson) as KubeObject;
     const object = entry.current.object;
     delete object.metadata.resourceVersion;
+    delete object.metadata.managedFields;
     if (entry.filledUid) delete object.metadata.uid;
     if (entry.filledCreationTimestamp) delete object.metadata.creationTimestamp;
     return object;
@@ -696,6 +703,16 @@ export class ClusterStore {
     return this.refresh(entry, table, "MODIFIED");
   }
 
+  /** A kubelet's periodic status report on its Node (see kubelets.ts): one MODIFIED event when it moved a heartbeat. */
+  kubeletReport(type: ResourceType, name: string, at: string): WriteResult | undefined {
+    const table = this.table(type);
+    const entry = table.entries.get(objectKey(undefined, name));
+    if (!entry) return undefined;
+    this.keepBase(entry);
+    entry.kubeletReport = at;
+    return this.refresh(entry, table, "MODIFIED");
+  }
+
   routineMark(type: ResourceType, namespace: string | undefined, name: string): RoutineMark | undefined {
     return this.table(type).entries.get(objectKey(type.namespaced ? namespace : undefined, name))?.routine;
   }
@@ -726,6 +743,9 @@ function withRevision(version: ObjectVersion, rv: number): ObjectVersion {
   object.metadata.resourceVersion = String(rv);
   return new ObjectVersion(version.key, version.namespace, version.name, rv, escapeLikeGo(JSON.stringify(object)), version.labels);
 }
+
+/** Built-in kinds serialise managedFields in struct order, custom resources with sorted keys. */
+const isBuiltIn = (type: ResourceType) => type.group === "" || !type.group.includes(".") || type.group.endsWith(".k8s.io");
 
 function withoutMeta(object: KubeObject): Record<string, unknown> {
   const { metadata: _metadata, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
