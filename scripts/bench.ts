@@ -323,6 +323,8 @@ interface ReconcileFigures {
   /** Status writes the fleet made (each a watch event), and the passes begun in the window. */
   statusWrites: number;
   passesStarted: number;
+  /** The kubelets' Node status reports in the window (each a watch event that changes nothing kept). */
+  kubeletReports: number;
   cpuCores: number;
   /** Objects whose stored row changed in the window (at least once). */
   objectsWritten: number;
@@ -871,14 +873,18 @@ async function workerMain(dir: string) {
 
   // --- routine reconciles -------------------------------------------------------------------------------
   // A real fleet is never quiet: every Kustomization and HelmRelease reconciles on its interval and writes
-  // its status as it goes. What that costs, and that none of it is a history row.
+  // its status as it goes, and every kubelet re-posts its Node's status. What that costs, and that none of
+  // it is a history row.
   startPhase("reconciles");
   let reconciles: ReconcileFigures | null = null;
   if (controlUrl && reconcileSeconds > 0) {
     const from = (await db.query<{ id: string }>(`SELECT COALESCE(max(id), 0)::text AS id FROM flux_object_transition`)).rows[0].id;
     const startedAt = new Date();
     const switchTo = (enabled: boolean) =>
-      control<{ started: number; writes: number }>(`${controlUrl}/reconciles`, { method: "POST", body: JSON.stringify({ enabled }) });
+      control<{ started: number; writes: number; kubeletReports: number }>(`${controlUrl}/reconciles`, {
+        method: "POST",
+        body: JSON.stringify({ enabled }),
+      });
     const before = await switchTo(true);
     const cpu0 = process.cpuUsage();
     const t0 = Date.now();
@@ -899,13 +905,15 @@ async function workerMain(dir: string) {
       seconds: round(seconds, 1),
       statusWrites: after.writes - before.writes,
       passesStarted: after.started - before.started,
+      kubeletReports: after.kubeletReports - before.kubeletReports,
       cpuCores: round(cpuCores, 4),
       objectsWritten: Number(written[0].n),
       historyRows: Number(history[0].n),
     };
     console.log(
       `  routine reconciles for ${reconciles.seconds} s (every Kustomization and HelmRelease on its interval, written as Flux writes it): ` +
-        `${reconciles.statusWrites} status writes (${(reconciles.statusWrites / seconds).toFixed(0)}/s) in ${reconciles.passesStarted} passes; ` +
+        `${reconciles.statusWrites} status writes (${(reconciles.statusWrites / seconds).toFixed(0)}/s) in ${reconciles.passesStarted} passes, ` +
+        `${reconciles.kubeletReports} kubelet status reports (${(reconciles.kubeletReports / seconds).toFixed(1)}/s); ` +
         `collector CPU ${reconciles.cpuCores.toFixed(4)} cores; ${reconciles.objectsWritten} objects rewritten, ${reconciles.historyRows} history rows`,
     );
   }

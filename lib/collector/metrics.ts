@@ -64,6 +64,11 @@ export class CollectorMetrics {
     labelNames: ["cluster", "mode", "reason"],
     registers: [this.registry],
   });
+  readonly unchangedNodes = new Counter({
+    name: "crows_nest_collector_node_reports_unchanged_total",
+    help: "Watched Node updates that changed nothing kept (kubelet status reports, every 5 minutes a node): dropped unwritten",
+    registers: [this.registry],
+  });
   readonly sessions = new Gauge({
     name: "crows_nest_collector_watch_sessions",
     help: "Watch sessions of this replica by state (watching, fallback, failed, starting)",

@@ -28,7 +28,7 @@ import { ClusterRequestError } from "../kube/errors";
 import { objectKey } from "../kube/flux";
 import { COLLECTED_KINDS } from "../kube/kinds";
 import { toKubeEvent } from "../kube/cluster-info";
-import { kubeletVersionCounts, toNodeRecord } from "../kube/nodes";
+import { kubeletVersionCounts, sameNodeRecord, toNodeRecord } from "../kube/nodes";
 import { kustomizationName, substitutionNeeds, type SubstitutionNeeds } from "../kube/substitutions";
 import { isRaw, str } from "../kube/raw";
 import type { CollectedKind, FluxObjectRecord, KubeEventRecord, NodeRecord } from "../kube/types";
@@ -285,6 +285,12 @@ export class ClusterSession {
       const name = str(isRaw(object.metadata) ? object.metadata.name : undefined);
       if (!name) return;
       const record = event.type === "deleted" ? null : toNodeRecord(object);
+      const known = this.nodes.get(name);
+      // A kubelet's status report (every 5 minutes, heartbeats only) changes nothing we keep: no write, no flush.
+      if (record && known && sameNodeRecord(known, record)) {
+        this.ctx.metrics?.unchangedNodes.inc();
+        return;
+      }
       if (record) this.nodes.set(name, record);
       else this.nodes.delete(name);
       this.nodesDirty = true;

@@ -22,6 +22,8 @@ const INTERVAL_SECONDS = 3;
 /** The collector's default lease: two intervals and a minute. */
 const LEASE_SECONDS = INTERVAL_SECONDS * 2 + 60;
 const METRICS_PORT = 3317;
+/** The kubelets report every 5 minutes on real clusters; here every 2 s, so a test sees several rounds. */
+const KUBELET_REPORT_MS = 2_000;
 
 let sim: RunningSimulator;
 let fleet: SimFleet;
@@ -187,7 +189,7 @@ async function readableByBoth(): Promise<Set<string>> {
 beforeAll(async () => {
   outDir = mkdtempSync(path.join(os.tmpdir(), "crows-nest-watch-test-"));
   fleet = createFleetModel({ clusters: 8, objects: 16, seed: 23 });
-  sim = await startSimulator({ outDir, model: fleet, speed: 0 });
+  sim = await startSimulator({ outDir, model: fleet, speed: 0, kubeletReportIntervalMs: KUBELET_REPORT_MS });
   const special = new Set([
     fleet.facts.unreachable?.cluster,
     fleet.facts.expiredToken?.cluster,
@@ -313,6 +315,32 @@ describe("collector in watch mode", () => {
     // … and not one history row: the routine reconcile is not a change.
     expect(await history(undisturbed, from)).toEqual([]);
   }, 180_000);
+
+  it("writes nothing for the kubelets' status reports (every node's heartbeats, every 5 minutes on a real cluster)", async () => {
+    await bothRunning();
+    const unchangedNodes = async () => {
+      const metrics = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+      return Number(/crows_nest_collector_node_reports_unchanged_total (\d+)/.exec(metrics)?.[1] ?? NaN);
+    };
+    const nodeRows = async () =>
+      (await undisturbed.query<{ name: string; updatedAt: Date }>(`SELECT name, "updatedAt" FROM node ORDER BY "clusterId", name`)).rows;
+    await sleep(2_000);
+    const rowsBefore = await nodeRows();
+    const droppedBefore = await unchangedNodes();
+    sim.runtime.kubelets.setEnabled(true);
+    await sleep(KUBELET_REPORT_MS * 3 + 1_000);
+    sim.runtime.kubelets.setEnabled(false);
+    const reports = sim.runtime.kubelets.state().reports;
+    await sleep(2_000);
+    const dropped = (await unchangedNodes()) - droppedBefore;
+    console.log(`kubelet reports: ${reports} Node MODIFIED events; the watching collector dropped ${dropped} as unchanged`);
+    expect(reports).toBeGreaterThan(rowsBefore.length);
+    // Each report the watching collector received was seen to change nothing (the polled cluster's are not
+    // watched), and no node row moved.
+    expect(dropped).toBeGreaterThan(reports / 2);
+    expect(dropped).toBeLessThanOrEqual(reports);
+    expect(await nodeRows()).toEqual(rowsBefore);
+  }, 120_000);
 
   it("polls a cluster whose server does not watch, and says so on the cluster row and on /metrics", async () => {
     await bothRunning();

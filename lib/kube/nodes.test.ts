@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { kubeletVersionCounts, toNodeRecord, toNodeRecords } from "./nodes";
+import { applyKubeletReport } from "../simulator/kube/kubelets";
+import { kubeletVersionCounts, sameNodeRecord, toNodeRecord, toNodeRecords } from "./nodes";
 
 // Shapes as kube-apiserver 1.26 serves them and the node-lifecycle controller writes them (NodeStatusUnknown
 // after the kubelet stops posting; KubeletNotReady when the kubelet itself reports not ready).
@@ -90,5 +91,30 @@ describe("kubeletVersionCounts", () => {
       { metadata: { name: "d" }, status: {} },
     ]);
     expect(kubeletVersionCounts(nodes)).toEqual({ "v1.33.4-eks-1": 2, "v1.34.2-eks-2": 1 });
+  });
+});
+
+describe("a node read again", () => {
+  const ready = {
+    status: "True",
+    reason: "KubeletReady",
+    message: "kubelet is posting ready status",
+    lastTransitionTime: "2026-11-20T08:01:00Z",
+  };
+  const node = makeNode("ip-10-0-1-23.eu-west-1.compute.internal", EKS_LABELS, ready);
+
+  it("is no news after a kubelet status report: only the heartbeats moved", () => {
+    const reported = { ...node, status: applyKubeletReport(node, "2026-11-23T10:03:00Z") };
+    expect(JSON.stringify(reported)).not.toBe(JSON.stringify(node));
+    expect(sameNodeRecord(toNodeRecord(node)!, toNodeRecord(reported)!)).toBe(true);
+  });
+
+  it("is news when anything kept changes: every field of the record counts", () => {
+    const record = toNodeRecord(node)!;
+    for (const field of Object.keys(record) as (keyof typeof record)[]) {
+      expect(sameNodeRecord(record, { ...record, [field]: `${record[field]}-changed` }), field).toBe(false);
+    }
+    const notReady = makeNode(node.metadata.name, EKS_LABELS, { ...ready, status: "False", reason: "KubeletNotReady" });
+    expect(sameNodeRecord(record, toNodeRecord(notReady)!)).toBe(false);
   });
 });

@@ -36,6 +36,27 @@ export function toNodeRecord(raw: Raw): NodeRecord | null {
   };
 }
 
+const NODE_FIELDS: readonly (keyof NodeRecord)[] = [
+  "name",
+  "nodeGroup",
+  "kubeletVersion",
+  "readyStatus",
+  "readyReason",
+  "readyMessage",
+  "readySince",
+  "capacityType",
+  "instanceType",
+];
+
+/**
+ * Whether two readings of a node show the same thing. A kubelet re-posts its node's status every five
+ * minutes (nodeStatusReportFrequency) with nothing changed but each condition's heartbeat: a watch
+ * delivers that whole Node, and it is no news.
+ */
+export function sameNodeRecord(a: NodeRecord, b: NodeRecord): boolean {
+  return NODE_FIELDS.every((field) => a[field] === b[field]);
+}
+
 export function toNodeRecords(items: Raw[]): NodeRecord[] {
   return items.map(toNodeRecord).filter((n): n is NodeRecord => n !== null);
 }
