@@ -38,6 +38,18 @@ describe("managedFieldsOf", () => {
     }
   });
 
+  it("gives a recorded Event its reporting controller's Update: its object reference atomic, nulls and empty strings unowned", () => {
+    const events = (JSON.parse(readFixture("22-events-fieldselector").body) as { items: KubeObject[] }).items;
+    expect(events.length).toBeGreaterThan(0);
+    for (const item of events) {
+      const { managedFields: recorded, ...metadata } = item.metadata as KubeObject["metadata"] & { managedFields: ManagedFieldsEntry[] };
+      const event = { ...item, apiVersion: "v1", kind: "Event", metadata };
+      const ours = managedFieldsOf(event, false);
+      expect(ours).toEqual(recorded.map((e) => ({ ...e, time: ours[0].time })));
+      expect(Object.keys(orderedEntries(ours, true)[0])).toEqual(Object.keys(recorded[0]));
+    }
+  });
+
   it("serialises a custom resource's entries with sorted keys, a built-in kind's in struct order", () => {
     const [item] = recordedKustomizations();
     const raw = readFixture("02-list-kustomizations-all").body;

@@ -11,7 +11,7 @@ import { applyChurnMark, type ChurnMark } from "./churn";
 import { applyRoutineMark, type RoutineMark } from "../fleet/reconcile-pass";
 import { applyMergePatch, composeMergePatches, diffAsMergePatch } from "./patch";
 import { applyKubeletReport } from "./kubelets";
-import { managedFieldsOf, orderedEntries } from "./managed-fields";
+import { isBuiltInApiVersion, managedFieldsOf, orderedEntries } from "./managed-fields";
 import { checkAgainstCrd, crdSchemaFor, pruneUnknown } from "./crd-schema";
 import { groupVersionOf, type ResourceType, ResourceRegistry, resourceKey } from "./registry";
 import { matchesFields, matchesLabels, type FieldRequirement, type LabelSelector } from "./selectors";
@@ -318,7 +318,7 @@ export class ClusterStore {
     if (entry.churn) object.status = applyChurnMark(object, entry.churn);
     if (entry.routine) object.status = applyRoutineMark(object, entry.routine);
     if (entry.kubeletReport) object.status = applyKubeletReport(object, entry.kubeletReport);
-    metadata.managedFields = orderedEntries(managedFieldsOf(object, entry.type.hasStatus), isBuiltIn(entry.type));
+    metadata.managedFields = orderedEntries(managedFieldsOf(object, entry.type.hasStatus), isBuiltInApiVersion(object.apiVersion));
     return new ObjectVersion(entry.key, metadata.namespace, metadata.name, rv, escapeLikeGo(JSON.stringify(object)), metadata.labels);
   }
 
@@ -743,9 +743,6 @@ function withRevision(version: ObjectVersion, rv: number): ObjectVersion {
   object.metadata.resourceVersion = String(rv);
   return new ObjectVersion(version.key, version.namespace, version.name, rv, escapeLikeGo(JSON.stringify(object)), version.labels);
 }
-
-/** Built-in kinds serialise managedFields in struct order, custom resources with sorted keys. */
-const isBuiltIn = (type: ResourceType) => type.group === "" || !type.group.includes(".") || type.group.endsWith(".k8s.io");
 
 function withoutMeta(object: KubeObject): Record<string, unknown> {
   const { metadata: _metadata, apiVersion: _apiVersion, kind: _kind, ...rest } = object;
