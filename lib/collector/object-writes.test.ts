@@ -1,4 +1,5 @@
 // The collector's change plan written to the real database: stored once, no history on an unchanged poll.
+import type pg from "pg";
 import { describe, expect, it } from "vitest";
 import { applyPlan, planObjectWrites } from "./changes";
 import { fixtureItems } from "../kube/fixtures";
@@ -25,6 +26,31 @@ async function poll(clusterId: number, records: FluxObjectRecord[], at: string) 
   const result = await writeObjectPlan(db.pool(), clusterId, plan, known, at);
   applyPlan(known, plan, result.ids);
   return result;
+}
+
+/** The pool, counting what is sent: statements by their first word, and connections checked out. */
+function counted(pool: pg.Pool) {
+  const sent: string[] = [];
+  let connects = 0;
+  const word = (text: unknown) => String(text).trim().split(/\s+/)[0].toUpperCase();
+  const db = {
+    query: ((text: string, values?: unknown[]) => {
+      sent.push(word(text));
+      return pool.query(text, values);
+    }) as pg.Pool["query"],
+    connect: (async () => {
+      connects++;
+      const client = await pool.connect();
+      return {
+        query: (text: string, values?: unknown[]) => {
+          sent.push(word(text));
+          return client.query(text, values);
+        },
+        release: (err?: Error) => client.release(err),
+      } as unknown as pg.PoolClient;
+    }) as unknown as pg.Pool["connect"],
+  };
+  return { db, sent, connects: () => connects };
 }
 
 describe("writeObjectPlan", () => {
@@ -158,5 +184,40 @@ describe("writeObjectPlan", () => {
     const detail = await getObject({ cluster: "c-huge", kind: "Kustomization", namespace: record.namespace, name: "tenants" });
     expect(detail!.object.conditions.map((c) => c.message)).toEqual([huge, huge]);
     expect(detail!.object.readyMessage).toBe(huge);
+  });
+  it("writes new states alone (a routine reconcile's end) as one statement, anything with history in one transaction", async () => {
+    const { rows } = await db.pool().query<{ id: number }>(`INSERT INTO cluster (name) VALUES ('c-one-statement') RETURNING id`);
+    const clusterId = rows[0].id;
+    const write = async (records: FluxObjectRecord[], at: string) => {
+      const known = await loadKnownObjects(db.pool(), clusterId);
+      const plan = planObjectWrites(known, records, ALL, at);
+      const wire = counted(db.pool());
+      const result = await writeObjectPlan(wire.db, clusterId, plan, known, at);
+      return { plan, result, sent: wire.sent, connects: wire.connects() };
+    };
+    const first = await write(fleetObjects(), "2026-11-21T12:00:00.000Z");
+    expect(first.sent).toEqual(["BEGIN", "INSERT", "INSERT", "COMMIT"]);
+    expect(first.connects).toBe(1);
+
+    // Reconciled again, nothing a person cares about changed: a new state, no history.
+    const reconciled = fleetObjects().map((r) => (r.name === "apps" ? { ...r, lastReconcileAt: "2026-11-21T12:05:00Z" } : r));
+    const routine = await write(reconciled, "2026-11-21T12:05:01.000Z");
+    expect(routine.plan).toMatchObject({ transitions: [], deletions: [] });
+    expect(routine.plan.upserts.length).toBe(1);
+    expect(routine.result).toMatchObject({ rowsWritten: 1, transitions: 0 });
+    expect(routine.sent).toEqual(["INSERT"]);
+    expect(routine.connects).toBe(0);
+    const stored = await db
+      .pool()
+      .query<{ at: Date }>(
+        `SELECT "lastReconcileAt" AS at FROM flux_object WHERE "clusterId" = $1 AND name = 'apps' AND kind = 'Kustomization'`,
+        [clusterId],
+      );
+    expect(stored.rows[0].at.toISOString()).toBe("2026-11-21T12:05:00.000Z");
+    expect(routine.result.ids.size).toBe(1);
+
+    // A deletion comes with its history row: one transaction again.
+    const gone = await write(reconciled.slice(1), "2026-11-21T12:06:00.000Z");
+    expect(gone.sent).toEqual(["BEGIN", "UPDATE", "INSERT", "COMMIT"]);
   });
 });

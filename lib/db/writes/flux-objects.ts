@@ -139,7 +139,19 @@ export interface WriteResult {
   transitions: number;
 }
 
-/** Writes one poll's plan in one transaction. Nothing is sent for an empty plan. */
+const UPSERT_OBJECTS = `INSERT INTO flux_object ("clusterId", ${COLUMN_NAMES.join(", ")}, "deletedAt", "updatedAt", "firstSeenAt")
+  SELECT $1, ${COLUMN_NAMES.map((c) => `x.${c}`).join(", ")}, NULL, $3::timestamp(3), $3::timestamp(3)
+    FROM jsonb_to_recordset($2::jsonb) AS x(${UPSERT_COLUMNS})
+  ON CONFLICT ("clusterId", kind, namespace, name) DO UPDATE SET ${UPDATE_SET}, "deletedAt" = NULL, "updatedAt" = EXCLUDED."updatedAt"
+  RETURNING id::text AS id, kind, namespace, name`;
+
+type UpsertedRow = { id: string; kind: string; namespace: string; name: string };
+
+/**
+ * Writes one poll's plan in one transaction. Nothing is sent for an empty plan. A plan of new states only
+ * (no history, no deletion: a routine reconcile's end, most of what a watched fleet writes) is one
+ * statement, a transaction of its own: one round trip instead of BEGIN, the upsert and COMMIT.
+ */
 export async function writeObjectPlan(
   db: Queryable,
   clusterId: number,
@@ -149,19 +161,16 @@ export async function writeObjectPlan(
 ): Promise<WriteResult> {
   const ids = new Map<string, string>();
   if (!plan.upserts.length && !plan.deletions.length) return { ids, rowsWritten: 0, transitions: 0 };
+  if (!plan.deletions.length && !plan.transitions.length) {
+    const { rows: returned } = await db.query<UpsertedRow>(UPSERT_OBJECTS, [clusterId, upsertRowsParameter(plan.upserts), now]);
+    for (const r of returned) ids.set(objectKey(r), r.id);
+    return { ids, rowsWritten: plan.upserts.length, transitions: 0 };
+  }
   const client = await db.connect();
   try {
     await client.query("BEGIN");
     if (plan.upserts.length) {
-      const rows = upsertRowsParameter(plan.upserts);
-      const { rows: returned } = await client.query<{ id: string; kind: string; namespace: string; name: string }>(
-        `INSERT INTO flux_object ("clusterId", ${COLUMN_NAMES.join(", ")}, "deletedAt", "updatedAt", "firstSeenAt")
-         SELECT $1, ${COLUMN_NAMES.map((c) => `x.${c}`).join(", ")}, NULL, $3::timestamp(3), $3::timestamp(3)
-           FROM jsonb_to_recordset($2::jsonb) AS x(${UPSERT_COLUMNS})
-         ON CONFLICT ("clusterId", kind, namespace, name) DO UPDATE SET ${UPDATE_SET}, "deletedAt" = NULL, "updatedAt" = EXCLUDED."updatedAt"
-         RETURNING id::text AS id, kind, namespace, name`,
-        [clusterId, rows, now],
-      );
+      const { rows: returned } = await client.query<UpsertedRow>(UPSERT_OBJECTS, [clusterId, upsertRowsParameter(plan.upserts), now]);
       for (const r of returned) ids.set(objectKey(r), r.id);
     }
     if (plan.deletions.length) {
