@@ -32,7 +32,7 @@ export interface RuntimeOptions {
   compactionIntervalMs?: number;
   /** Object changes per real second spread over the fleet (the churn knob, see churn.ts); 0 = none. */
   churn?: number;
-  /** Every healthy Kustomization and HelmRelease reconciles on its interval, writing its status as it goes (see reconciles.ts). */
+  /** Every healthy Kustomization and HelmRelease reconciles on its interval, writing its status as it goes (see reconciles.ts); the kubelets' Node status reports run with them (kubelets.ts). */
   reconciles?: boolean;
   /** Simulated milliseconds between a kubelet's Node status reports (default 5 minutes, see kubelets.ts). */
   kubeletReportIntervalMs?: number;
