@@ -4,10 +4,11 @@
 // Node watcher, a whole Node object that changes nothing a person looks at. A node whose kubelet stopped
 // posting (its conditions Unknown, `NodeStatusUnknown`) reports nothing. Like the routine reconciles they
 // belong to a live fleet and run with them; each node reports at a seed-fixed offset within the period.
-import { hash32 } from "../fleet/random";
+import { hash32, iso } from "../fleet/random";
 import type { KubeObject } from "../contract";
 import type { ChurnCluster } from "./churn";
 import type { ResourceType } from "./registry";
+import { DueQueue } from "./due-queue";
 
 export const NODE_STATUS_REPORT_MS = 5 * 60_000;
 
@@ -36,8 +37,6 @@ export function firstReportAt(now: number, seed: number, cluster: string, node: 
   return now + (hash32(`${seed}:kubelet:${cluster}:${node}`) % periodMs);
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-
 interface Due {
   at: number;
   cluster: ChurnCluster;
@@ -53,7 +52,7 @@ export interface KubeletReportsState {
 
 /** The fleet's kubelets (off until enabled): each reachable cluster's Nodes report every period. */
 export class KubeletReports {
-  private due: Due[] = [];
+  private readonly due = new DueQueue<Due>();
   private readonly scheduled = new Set<string>();
   private scannedAt = 0;
   private enabled = false;
@@ -69,7 +68,7 @@ export class KubeletReports {
   setEnabled(on: boolean): void {
     if (on === this.enabled) return;
     this.enabled = on;
-    this.due = [];
+    this.due.drain();
     this.scheduled.clear();
     if (on) this.schedule(this.simNow());
   }
@@ -87,7 +86,6 @@ export class KubeletReports {
         this.due.push({ at: firstReportAt(now, this.seed, cluster.name, version.name, this.periodMs), cluster, type, name: version.name });
       }
     }
-    this.due.sort((a, b) => a.at - b.at);
   }
 
   /** Makes the reports due by now; returns how many moved a heartbeat. */
@@ -96,22 +94,25 @@ export class KubeletReports {
     const now = this.simNow();
     if (now - this.scannedAt >= this.periodMs) this.schedule(now);
     let made = 0;
-    const again: Due[] = [];
-    let i = 0;
-    for (; i < this.due.length && this.due[i].at <= now; i++) {
-      const due = this.due[i];
-      again.push({ ...due, at: due.at + this.periodMs });
-      if (!due.cluster.reachable()) continue;
+    // Next reports join the queue after this step: a node reports at most once a step, however far behind.
+    const next: Due[] = [];
+    for (let due = this.due.peek(); due && due.at <= now; due = this.due.peek()) {
+      this.due.pop();
+      if (!due.cluster.reachable()) {
+        next.push({ ...due, at: due.at + this.periodMs });
+        continue;
+      }
       const node = due.cluster.store.find(due.type, undefined, due.name);
       if (!node) {
-        again.pop(); // the node is gone (replaced in an upgrade): its kubelet with it
+        // The node is gone (replaced in an upgrade): its kubelet with it.
         this.scheduled.delete(`${due.cluster.name}|${due.name}`);
         continue;
       }
+      next.push({ ...due, at: due.at + this.periodMs });
       if (kubeletSilent(node.object)) continue;
       if (due.cluster.store.kubeletReport(due.type, due.name, iso(due.at))?.changed) made++;
     }
-    if (i > 0) this.due = [...this.due.slice(i), ...again].sort((a, b) => a.at - b.at);
+    for (const due of next) this.due.push(due);
     this.reports += made;
     return made;
   }

@@ -9,6 +9,7 @@ import { durationSeconds, routinePass, routineSteps } from "../fleet/reconcile-p
 import type { KubeObject } from "../contract";
 import type { ChurnCluster } from "./churn";
 import type { ResourceType } from "./registry";
+import { DueQueue } from "./due-queue";
 
 type Status = Record<string, unknown>;
 const DEFAULT_INTERVAL_MS = 10 * 60_000;
@@ -26,49 +27,6 @@ interface Due {
   intervalMs: number;
   /** Index into the pass's steps; steps.length means "end the pass"; -1 means "start a pass". */
   step: number;
-}
-
-/** A binary min-heap on `at`. */
-class DueQueue {
-  private items: Due[] = [];
-  peek(): Due | undefined {
-    return this.items[0];
-  }
-  push(item: Due) {
-    const a = this.items;
-    a.push(item);
-    for (let i = a.length - 1; i > 0;) {
-      const parent = (i - 1) >> 1;
-      if (a[parent].at <= a[i].at) break;
-      [a[parent], a[i]] = [a[i], a[parent]];
-      i = parent;
-    }
-  }
-  pop(): Due | undefined {
-    const a = this.items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length && last) {
-      a[0] = last;
-      for (let i = 0; ;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && a[l].at < a[m].at) m = l;
-        if (r < a.length && a[r].at < a[m].at) m = r;
-        if (m === i) break;
-        [a[m], a[i]] = [a[i], a[m]];
-        i = m;
-      }
-    }
-    return top;
-  }
-  /** Empties the queue, returning what it held (in no order). */
-  drain(): Due[] {
-    const items = this.items;
-    this.items = [];
-    return items;
-  }
 }
 
 /** spec.interval, or for a failing object spec.retryInterval when it has one. */
@@ -89,7 +47,7 @@ export interface ReconcilesState {
 
 /** The fleet's routine reconciles (off until enabled): steps due on the simulated clock, made by step(). */
 export class FleetReconciles {
-  private readonly queue = new DueQueue();
+  private readonly queue = new DueQueue<Due>();
   private enabled = false;
   private started = 0;
   private finished = 0;
