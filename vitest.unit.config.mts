@@ -14,7 +14,7 @@ const UNIT_TESTS = [
   "lib/webhooks/**/*.test.ts",
   "lib/aws/**/*.test.ts",
   "lib/auth/**/*.test.ts",
-  "lib/collector/{changes,poll,targets,eks-reader,heap}.test.ts",
+  "lib/collector/{changes,poll,targets,eks-reader,heap,idle-reads}.test.ts",
   "lib/collector/discovery/*.test.ts",
   "lib/db/embedded.test.ts",
   "lib/simulator/clock.test.ts",

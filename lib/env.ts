@@ -84,6 +84,8 @@ const schema = z.object({
   /** watch: LIST + WATCH per cluster, polling where watching keeps failing; poll: poll every cluster each cycle. */
   COLLECTOR_MODE: z.enum(["watch", "poll"]).default("watch"),
   COLLECTOR_RELIST_INTERVAL_SECONDS: int(900, 10),
+  /** Longest nap while nothing is in flight and nothing changed for a second (lib/collector/idle-reads.ts); 0: never nap. */
+  COLLECTOR_IDLE_NAP_MS: int(250, 0, 1000),
   RETENTION_DAYS: int(400, 1),
   /** Read upstream chart versions through mirrors (air-gapped networks): "https://charts.jetstack.io=https://nexus.example/jetstack,...". */
   UPSTREAM_MIRRORS: list,

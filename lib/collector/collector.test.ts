@@ -14,6 +14,10 @@ import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
 import { collectorEnv, collectOnce as runCollectorOnce } from "../testing/collector-once";
 import { useTestDatabase } from "../testing/db";
+import { collectorPool } from "../db/client";
+import { loadHubConfig } from "../kube/kubeconfig";
+import { logger } from "../logger";
+import { Collector } from "./collector";
 
 const run = promisify(execFile);
 const db = useTestDatabase();
@@ -553,4 +557,53 @@ describe("collector against the fleet simulator", () => {
     expect(failed).toMatchObject({ state: "failed", stateReason: "AsyncCreateFailure" });
     expect(failed.stateMessage).toMatch(/^async create failed: .*InvalidParameterException/);
   }, 180_000);
+});
+
+describe("Collector.quiet (when the collector may nap: idle-reads.ts)", () => {
+  it("is quiet only with no cycle, request or query in flight and no news for a second", async () => {
+    const pool = collectorPool(db.url(), 2);
+    const collector = new Collector(
+      pool,
+      {
+        hubConfig: loadHubConfig({ kubeconfigPath: sim.hubKubeconfigPath }),
+        hubName: "hub",
+        secretLabel: "crows-nest.io/cluster-kubeconfig",
+        intervalSeconds: 60,
+        concurrency: 2,
+        requestTimeoutMs: 15_000,
+        eksRegions: [],
+        eksAssumeRoles: [],
+        eksIntervalSeconds: 300,
+        retentionDays: 400,
+        mode: "poll",
+      },
+      logger.child({ test: "quiet" }),
+    );
+    try {
+      expect(collector.quiet()).toBe(true);
+      // A request in flight (a list, a facts read, a nudge's poll).
+      const answered = collector.activity.begin();
+      expect(collector.quiet()).toBe(false);
+      answered();
+      expect(collector.quiet()).toBe(true);
+      // News: awake for a second.
+      collector.activity.news();
+      expect(collector.quiet()).toBe(false);
+      expect(collector.quiet(Date.now() + 1_000)).toBe(true);
+      // A query in flight.
+      const query = pool.query("SELECT pg_sleep(0.2)");
+      await new Promise((r) => setImmediate(r));
+      expect(collector.quiet(Date.now() + 1_000)).toBe(false);
+      await query;
+      expect(collector.quiet(Date.now() + 1_000)).toBe(true);
+      // A cycle running (discovery, leases, the clusters' polls).
+      const cycle = collector.runCycle();
+      expect(collector.quiet(Date.now() + 1_000)).toBe(false);
+      await cycle;
+      expect(collector.quiet(Date.now() + 1_000)).toBe(true);
+    } finally {
+      await collector.close();
+      await pool.end();
+    }
+  }, 120_000);
 });

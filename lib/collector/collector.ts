@@ -59,6 +59,7 @@ import { fluxVersionOf, pollKube, ServedVersionsCache } from "./poll";
 import { clustersBySecret, objectTargets } from "./targets";
 import { ClusterSession, type ClusterState } from "./session";
 import { EksReader } from "./eks-reader";
+import { Activity } from "./idle-reads";
 import { SuccessBatches } from "./success-batches";
 import { kubeconfigFor } from "./clients";
 import { oneLine } from "../errors";
@@ -197,6 +198,9 @@ export class Collector {
   private heartbeatTimer?: NodeJS.Timeout;
   /** When the last cycle started (0: none yet). */
   private cycleStartedAt = 0;
+  private cycleRunning = false;
+  /** Requests in flight and news, for quiet(). */
+  readonly activity = new Activity();
   /** The collection mode written per cluster, so only changes are written. */
   private readonly modesWritten = new Map<number, string>();
 
@@ -270,7 +274,7 @@ export class Collector {
   private discoveryHub(): HubReader {
     if (this.mode === "poll") return listingHub(this.hubClient());
     if (!this.watchedHub) {
-      const options = { requestTimeoutMs: this.settings.requestTimeoutMs, pageSize: this.settings.pageSize };
+      const options = { requestTimeoutMs: this.settings.requestTimeoutMs, pageSize: this.settings.pageSize, activity: this.activity };
       this.watchedHub = new WatchedHub(
         this.hubClient(),
         new ClusterTransport(this.settings.hubConfig, transportOptions(options)),
@@ -300,6 +304,30 @@ export class Collector {
 
   /** One full cycle. */
   async runCycle(): Promise<CycleSummary> {
+    this.cycleRunning = true;
+    try {
+      return await this.cycle();
+    } finally {
+      this.cycleRunning = false;
+    }
+  }
+
+  /**
+   * Whether the process may nap now (idle-reads.ts): no cycle running (discovery, leases, sessions starting),
+   * no facts read queued or running, no request in flight, no query in flight or waiting for a connection,
+   * and no news for a second.
+   */
+  quiet(now = Date.now()): boolean {
+    return (
+      !this.cycleRunning &&
+      this.factsQueue.pending === 0 &&
+      this.activity.quiet(now) &&
+      this.db.totalCount === this.db.idleCount &&
+      this.db.waitingCount === 0
+    );
+  }
+
+  private async cycle(): Promise<CycleSummary> {
     const started = Date.now();
     // Each part of the cycle ends where the next begins: its wall time (logged) and the process's CPU (summary).
     const cpuMs = { discovery: 0, leases: 0, clusters: 0, jobs: 0, finish: 0 };
@@ -546,6 +574,7 @@ export class Collector {
       kubeConfig: (cluster: ClusterRow) =>
         kubeconfigFor(cluster, this.connectionContext(this.secrets ?? new SecretStore(listingHub(this.hubClient())))),
       onRequest: () => this.requestsThisCycle++,
+      activity: this.activity,
       facts: (read: () => Promise<void>) => this.factsQueue.run(read),
       factsRead: () => this.factsReads++,
       provisioners: () => this.provisioners,

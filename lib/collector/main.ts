@@ -13,6 +13,7 @@ import { loadHubConfig } from "../kube/kubeconfig";
 import { backoffMs } from "../kube/errors";
 import { logger } from "../logger";
 import { Collector } from "./collector";
+import { napWhileQuiet } from "./idle-reads";
 import { CollectorMetrics } from "./metrics";
 
 const log = logger.child({ component: "collector" });
@@ -99,12 +100,15 @@ async function main(): Promise<void> {
         return;
       }
       running = true;
+      // A nudge's reads and an action's requests are not naps' to delay.
+      const answered = collector.activity.begin();
       try {
         do {
           again = false;
           await job().catch((err) => log.warn({ error: oneLine(err) }, `${what} failed`));
         } while (again && !stopping);
       } finally {
+        answered();
         running = false;
       }
     };
@@ -165,9 +169,13 @@ async function main(): Promise<void> {
   }, 1000);
   void processActions();
 
+  // While nothing is in flight and nothing changed, frames are read in batches (idle-reads.ts).
+  const naps = napWhileQuiet(collector, settings.COLLECTOR_IDLE_NAP_MS, metrics);
+
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    naps.stop();
     log.info({ signal }, "stopping after the current work");
     wake?.();
   };

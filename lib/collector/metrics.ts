@@ -76,8 +76,25 @@ export class CollectorMetrics {
     registers: [this.registry],
   });
 
+  readonly idleNaps = new Counter({
+    name: "crows_nest_collector_idle_naps_total",
+    help: "Naps taken while nothing was in flight and nothing changed (frames arriving meanwhile are read together at the nap's end)",
+    registers: [this.registry],
+  });
+  readonly idleNapSeconds = new Counter({
+    name: "crows_nest_collector_idle_nap_seconds_total",
+    help: "Time spent napping (the event loop blocked, using no CPU); the event loop lag metrics include it",
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: "crows_nest_collector_" });
+  }
+
+  /** Counts one nap (idle-reads.ts). */
+  napped(ms: number): void {
+    this.idleNaps.inc();
+    this.idleNapSeconds.inc(ms / 1000);
   }
 
   /** Serves /metrics; resolves with the bound port. */

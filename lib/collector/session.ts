@@ -19,6 +19,7 @@ import type { ProvisionerRef } from "./events";
 import { aboutProvisioner, keepFluxEvent, keepNodeEvent, pollEvents } from "./events";
 import { applyPlan, changesWhatPagesShow, healthCounts, planWatchedChanges, showsOnPages, withSettledReady } from "./changes";
 import { fluxVersionOf, pollKube, type ServedVersionsCache } from "./poll";
+import type { Activity } from "./idle-reads";
 import type { CollectorMetrics } from "./metrics";
 import { objectTargets } from "./targets";
 import type { KubeReader } from "../kube/client";
@@ -91,6 +92,8 @@ export interface SessionContext {
   changed(cluster: ClusterRow): void;
   /** Watching keeps failing: the collector polls the cluster from now on. */
   onFallback(cluster: ClusterRow, reason: string): void;
+  /** Told of requests in flight and of news, for the collector's naps while idle (idle-reads.ts). */
+  activity?: Activity;
   settings: {
     heartbeatMs: number;
     factsIntervalMs: number;
@@ -177,7 +180,7 @@ export class ClusterSession {
       this.state = await this.ctx.state(this.cluster);
       this.firstPoll = this.state.known.size === 0 && !this.cluster.lastSuccessAt;
       const kubeConfig = await this.ctx.kubeConfig(this.cluster);
-      const engineOptions = { requestTimeoutMs: this.ctx.settings.requestTimeoutMs };
+      const engineOptions = { requestTimeoutMs: this.ctx.settings.requestTimeoutMs, activity: this.ctx.activity };
       // One connection for everything: discovery and facts GETs ride the watches' connection.
       const transport = new ClusterTransport(kubeConfig, transportOptions(engineOptions));
       this.transport = transport;
@@ -321,7 +324,10 @@ export class ClusterSession {
         if (this.cluster.role === "hub") this.noteTarget(key, record);
       }
     }
-    if (visible) this.pendingVisible = true;
+    if (visible) {
+      this.pendingVisible = true;
+      this.ctx.activity?.news();
+    }
     this.scheduleFlush(this.pendingVisible ? undefined : this.routineDelay());
   }
 

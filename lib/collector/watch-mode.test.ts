@@ -342,6 +342,29 @@ describe("collector in watch mode", () => {
     expect(await nodeRows()).toEqual(rowsBefore);
   }, 120_000);
 
+  it("naps while nothing is in flight and nothing changed, and still records a change made while it naps", async () => {
+    const { clusters } = await bothRunning();
+    const naps = async () => {
+      const metrics = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
+      return Number(/crows_nest_collector_idle_naps_total (\d+)/.exec(metrics)?.[1] ?? NaN);
+    };
+    const napsBefore = await naps();
+    await sleep(3_000);
+    const napped = (await naps()) - napsBefore;
+    console.log(`naps: ${napped} in 3 s of a fleet changing nothing`);
+    expect(napped).toBeGreaterThan(0);
+    const from = await lastTransitionId(undisturbed);
+    const since = sim.churn(0).total;
+    sim.setChurn(2);
+    await sleep(1_500);
+    sim.setChurn(0);
+    const expected = churned(since, clusters);
+    expect(expected.size).toBeGreaterThan(0);
+    await untilRecorded("the changes made while it napped", undisturbed, from, expected);
+    await sleep(INTERVAL_SECONDS * 1000);
+    expect(await recordedChanges(undisturbed, from)).toEqual(expected);
+  }, 120_000);
+
   it("polls a cluster whose server does not watch, and says so on the cluster row and on /metrics", async () => {
     await bothRunning();
     const row = await until("the cluster's collection mode", async () => {

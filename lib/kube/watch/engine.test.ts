@@ -8,6 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type RunningSimulator } from "../../simulator/index";
 import { createTestFleet } from "../../simulator/kube/testing";
 import { fromParts } from "../kubeconfig";
+import { Activity } from "../../collector/idle-reads";
+import { ClusterTransport } from "./transport";
 import { createWatchEngine, type WatchEngine, type WatchEngineOptions, type WatchEvent, type WatchResource } from "./engine";
 import { clusterWatchResources } from "./resources";
 
@@ -356,6 +358,27 @@ describe("connections", () => {
     expect(engine.health()).toMatchObject({ mode: "stopped", openSockets: 0, openStreams: 0 });
     expect(engine.health().resources.every((resource) => resource.mode === "stopped" && !resource.connected)).toBe(true);
     await until(() => sim.runtime.handle("spoke-1").server.connections.open === before.open, "the server to see the connection closed");
+  });
+
+  it("tells its activity of every request until it is answered (a watch until its headers), failed ones too", async () => {
+    const activity = new Activity();
+    const transport = new ClusterTransport(kubeConfigFor("spoke-1"), { requestTimeoutMs: 15_000, activity });
+    try {
+      const list = transport.getJson("/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations", { limit: 1 });
+      expect(activity.requestsInFlight).toBe(1);
+      await list;
+      expect(activity.requestsInFlight).toBe(0);
+      await expect(transport.getJson("/apis/kustomize.toolkit.fluxcd.io/v1/namespaces/x/kustomizations/missing")).rejects.toThrow();
+      expect(activity.requestsInFlight).toBe(0);
+      const opening = transport.openStream("/apis/kustomize.toolkit.fluxcd.io/v1/kustomizations", { watch: 1 }, () => {});
+      expect(activity.requestsInFlight).toBe(1);
+      const stream = await opening;
+      // An open watch is no request in flight: the collector naps while its watches are open.
+      expect(activity.requestsInFlight).toBe(0);
+      stream.close();
+    } finally {
+      transport.close();
+    }
   });
 
   it("falls back to HTTP/1.1 keep-alive when the server does not offer h2: one socket per open watch", async () => {

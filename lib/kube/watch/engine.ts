@@ -94,13 +94,15 @@ export interface WatchEngine {
 
 /** The connection settings the engine's options ask for (a caller opening the transport first uses the same). */
 export function transportOptions(
-  options: Pick<WatchEngineOptions, "requestTimeoutMs" | "protocol" | "pingIntervalMs" | "pingTimeoutMs">,
+  options: Pick<WatchEngineOptions, "requestTimeoutMs" | "protocol" | "pingIntervalMs" | "pingTimeoutMs"> &
+    Pick<TransportOptions, "activity">,
 ): TransportOptions {
   return {
     requestTimeoutMs: options.requestTimeoutMs ?? 15_000,
     protocol: options.protocol,
     pingIntervalMs: options.pingIntervalMs,
     pingTimeoutMs: options.pingTimeoutMs,
+    activity: options.activity,
   };
 }
 

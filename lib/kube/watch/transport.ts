@@ -46,6 +46,8 @@ export interface TransportOptions {
   protocol?: "auto" | "http1";
   pingIntervalMs?: number;
   pingTimeoutMs?: number;
+  /** Told of every request until it is answered (a watch until its headers): the collector naps only when none is in flight. */
+  activity?: { begin(): () => void };
 }
 
 export interface TransportStats {
@@ -160,6 +162,15 @@ export class ClusterTransport {
 
   /** GET a JSON document with the request deadline. Errors are ClusterRequestErrors named for what happened. */
   async getJson(path: string, query: Record<string, string | number | undefined> = {}): Promise<unknown> {
+    const answered = this.options.activity?.begin();
+    try {
+      return await this.readJson(path, query);
+    } finally {
+      answered?.();
+    }
+  }
+
+  private async readJson(path: string, query: Record<string, string | number | undefined>): Promise<unknown> {
     const opened = await this.open(withQuery(path, query));
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -206,7 +217,8 @@ export class ClusterTransport {
     query: Record<string, string | number | undefined>,
     onBytes: (chunk: Buffer) => void,
   ): Promise<WatchStream> {
-    const opened = await this.open(withQuery(path, query));
+    const answered = this.options.activity?.begin();
+    const opened = await this.open(withQuery(path, query)).finally(() => answered?.());
     if (opened.status !== 200) {
       const body = await readSmallBody(opened.body);
       opened.abort();
