@@ -344,6 +344,8 @@ interface ModeFigures {
    * Watch mode: bare Node.js holding the same watches over the same window as idleCpuCores's (TLS, HTTP/2,
    * frames dropped: scripts/watch-floor.ts), and idleCpuCores divided by it.
    */
+  /** Watch mode: the naps taken in idleCpuCores' window (lib/collector/idle-reads.ts), and how long they blocked in all. */
+  idleNaps?: { naps: number; nappedSeconds: number };
   idleFloorCpuCores?: number;
   idleFloorFramesPerMinute?: number;
   idleCpuVsFloor?: number | null;
@@ -441,7 +443,11 @@ async function createBenchCollector(mode: "poll" | "watch") {
   const { loadHubConfig } = await import("../lib/kube/kubeconfig");
   const { logger } = await import("../lib/logger");
   const { Collector } = await import("../lib/collector/collector");
+  const { CollectorMetrics } = await import("../lib/collector/metrics");
+  const { napWhileQuiet } = await import("../lib/collector/idle-reads");
   const db = collectorPool(process.env.DATABASE_URL!, concurrency);
+  // As deployed: its metrics (the default ones sample the event loop) and its naps while quiet.
+  const metrics = new CollectorMetrics();
   db.on("connect", () => databaseConnects++);
   const collector = new Collector(
     db,
@@ -462,11 +468,13 @@ async function createBenchCollector(mode: "poll" | "watch") {
       mode,
     },
     logger.child({ component: "collector" }),
+    metrics,
   );
   // As deployed (lib/collector/main.ts): a heartbeat every 5 s, its queries part of the idle figure. Its look
   // for a dead replica's leases runs too; the bench runs its cycles itself, so there is nothing to wake.
   collector.startHeartbeat(() => {});
-  return { db, collector };
+  const naps = napWhileQuiet(collector, settings.COLLECTOR_IDLE_NAP_MS, metrics);
+  return { db, collector, naps };
 }
 
 /** Starts the restart (this file's worker with --restart) on the worker's database; its figures, or null if it failed. */
@@ -570,7 +578,7 @@ async function workerMain(dir: string) {
   await migrate(process.env.DATABASE_URL);
 
   const { closeDatabase } = await import("../lib/db/client");
-  const { db, collector } = await createBenchCollector(mode);
+  const { db, collector, naps } = await createBenchCollector(mode);
 
   /** The phase running now, and the peak RSS of each (where the memory goes), from the kernel's mark (peak-rss.ts). */
   const peak = new PeakRss();
@@ -659,6 +667,7 @@ async function workerMain(dir: string) {
   let requestsPerCluster: number;
   let requestsPerClusterMeasure: string;
   let idleFloor: Pick<ModeFigures, "idleFloorCpuCores" | "idleFloorFramesPerMinute" | "idleCpuVsFloor"> = {};
+  let idleNaps: ModeFigures["idleNaps"];
   if (mode === "poll") {
     steady = await profiled(mode, "idle", measure);
     idleCpuCores = steady.cpuSeconds / POLL_INTERVAL_SECONDS;
@@ -691,11 +700,25 @@ async function workerMain(dir: string) {
     const cpu0 = process.cpuUsage();
     const threads0 = threadCpu();
     const connects0 = databaseConnects;
+    const naps0 = naps.stats();
     const gc = watchGc();
     const t0 = Date.now();
     cycleCpuSeconds = 0;
     cycleCpuParts = {};
-    let quiet = { seconds: 0, cpu: 0, cycles: 0, cycleParts: "", facts: 0, eks: 0, requests: 0, threads: "", connects: 0, gc: "" };
+    let quiet = {
+      seconds: 0,
+      cpu: 0,
+      cycles: 0,
+      cycleParts: "",
+      facts: 0,
+      eks: 0,
+      requests: 0,
+      threads: "",
+      connects: 0,
+      gc: "",
+      naps: 0,
+      nappedSeconds: 0,
+    };
     await profiled(mode, "idle", async () => {
       await cyclesFor(quietSeconds);
       quiet = {
@@ -711,11 +734,14 @@ async function workerMain(dir: string) {
         threads: describeThreadCpu(threads0, threadCpu(), (Date.now() - t0) / 1000),
         connects: databaseConnects - connects0,
         gc: describeGc(gc.stop()),
+        naps: naps.stats().naps - naps0.naps,
+        nappedSeconds: (naps.stats().nappedMs - naps0.nappedMs) / 1000,
       };
       await cyclesFor(idleSeconds - quietSeconds);
     });
     const seconds = (Date.now() - t0) / 1000;
     idleCpuCores = quiet.cpu / quiet.seconds;
+    idleNaps = { naps: quiet.naps, nappedSeconds: round(quiet.nappedSeconds, 1) };
     idleCpuMeasure =
       `CPU over the first ${quiet.seconds.toFixed(0)} s with no change (cycles every ${POLL_INTERVAL_SECONDS} s included: ` +
       `${(quiet.cycles / quiet.seconds).toFixed(4)} cores in discovery, leases and fleet-wide jobs; ` +
@@ -734,7 +760,8 @@ async function workerMain(dir: string) {
       `  idle, first ${quiet.seconds.toFixed(0)} s: CPU ${idleCpuCores.toFixed(4)} cores (cycles ${(quiet.cycles / quiet.seconds).toFixed(4)}; ` +
         `${quiet.facts} facts and ${quiet.eks} EKS reads; ${quiet.connects} database connections opened)\n` +
         `  idle, first ${quiet.seconds.toFixed(0)} s, by thread (cores): ${quiet.threads}; the cycles by part: ${quiet.cycleParts}\n` +
-        `  idle, first ${quiet.seconds.toFixed(0)} s, garbage collections: ${quiet.gc}\n` +
+        `  idle, first ${quiet.seconds.toFixed(0)} s, garbage collections: ${quiet.gc}; ${quiet.naps} naps while quiet, ` +
+        `${quiet.nappedSeconds.toFixed(1)} s in all (COLLECTOR_IDLE_NAP_MS ${naps.napMs})\n` +
         `  idle, all ${seconds.toFixed(0)} s: CPU ${steadyCpuCores.toFixed(4)} cores (${reads.facts} facts and ${reads.eks} EKS reads), ` +
         `${stats.requests - requests0} requests on the clusters' connections (${quiet.requests} in the first ${quiet.seconds.toFixed(0)} s), ` +
         `${(await count("flux_object_transition")) - history0} history rows; sessions ${JSON.stringify(stats.sessions)}`,
@@ -939,6 +966,9 @@ async function workerMain(dir: string) {
   let browser: BrowserLatency | null = null;
   if (controlUrl && browserSamples > 0) {
     let measuring = true;
+    // The harness's own waits (Playwright's answers, the simulator's control) are not the collector's to
+    // delay: no naps while it measures, so a tab's time is the product's, not a nap's.
+    const measured = collector.activity.begin();
     const cycles = (async () => {
       while (measuring) {
         const next = Date.now() + POLL_INTERVAL_SECONDS * 1000;
@@ -964,6 +994,7 @@ async function workerMain(dir: string) {
         measure: `failed: ${(err instanceof Error ? err.message : String(err)).split("\n")[0]}`,
       }));
     } finally {
+      measured();
       measuring = false;
       await cycles;
     }
@@ -1007,6 +1038,7 @@ async function workerMain(dir: string) {
     factsReadSeconds: round(factsReadSeconds),
     idleCpuCores: round(idleCpuCores, 4),
     idleCpuMeasure,
+    idleNaps,
     ...idleFloor,
     steadyCpuCores: steadyCpuCores === null ? null : round(steadyCpuCores, 4),
     steadyCpuMeasure,
