@@ -12,10 +12,9 @@ import { CHANGE_CHANNEL, NUDGE_CHANNEL } from "../db/channels";
 import { getCluster } from "../db/queries/clusters";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createFleetModel, type SimFleet } from "../simulator/fleet/index";
-import { collectorEnv, collectOnce as runCollectorOnce } from "../testing/collector-once";
+import { collectorEnv, collectOnce as runCollectorOnce, testCollectorSettings } from "../testing/collector-once";
 import { useTestDatabase } from "../testing/db";
 import { collectorPool } from "../db/client";
-import { loadHubConfig } from "../kube/kubeconfig";
 import { logger } from "../logger";
 import { Collector } from "./collector";
 
@@ -564,19 +563,7 @@ describe("Collector.quiet (when the collector may nap: idle-reads.ts)", () => {
     const pool = collectorPool(db.url(), 2);
     const collector = new Collector(
       pool,
-      {
-        hubConfig: loadHubConfig({ kubeconfigPath: sim.hubKubeconfigPath }),
-        hubName: "hub",
-        secretLabel: "crows-nest.io/cluster-kubeconfig",
-        intervalSeconds: 60,
-        concurrency: 2,
-        requestTimeoutMs: 15_000,
-        eksRegions: [],
-        eksAssumeRoles: [],
-        eksIntervalSeconds: 300,
-        retentionDays: 400,
-        mode: "poll",
-      },
+      testCollectorSettings(sim.hubKubeconfigPath, { concurrency: 2, requestTimeoutMs: 15_000, mode: "poll" }),
       // Its cycle's lines (the fleet's refused and expired clusters) are not this test's: silent.
       logger.child({ test: "quiet" }, { level: "silent" }),
     );

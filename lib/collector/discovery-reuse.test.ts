@@ -12,6 +12,7 @@ import { fromParts, loadHubConfig } from "../kube/kubeconfig";
 import { logger } from "../logger";
 import { startSimulator, type RunningSimulator } from "../simulator/index";
 import { createTestFleet } from "../simulator/kube/testing";
+import { testCollectorSettings } from "../testing/collector-once";
 import { useTestDatabase } from "../testing/db";
 import { Collector, type CollectorSettings } from "./collector";
 
@@ -35,24 +36,7 @@ afterAll(async () => {
 });
 
 function collector(over: Partial<CollectorSettings> = {}): Collector {
-  const c = new Collector(
-    pool,
-    {
-      hubConfig: loadHubConfig({ kubeconfigPath: sim.hubKubeconfigPath }),
-      hubName: "hub",
-      secretLabel: "crows-nest.io/cluster-kubeconfig",
-      intervalSeconds: 60,
-      concurrency: 4,
-      requestTimeoutMs: 5_000,
-      eksRegions: [],
-      eksAssumeRoles: [],
-      eksIntervalSeconds: 300,
-      retentionDays: 30,
-      mode: "watch",
-      ...over,
-    },
-    logger.child({ component: "collector" }),
-  );
+  const c = new Collector(pool, testCollectorSettings(sim.hubKubeconfigPath, over), logger.child({ component: "collector" }));
   collectors.push(c);
   return c;
 }

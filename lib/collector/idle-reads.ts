@@ -12,12 +12,7 @@
 //   const activity = new Activity();            // counts requests in flight, notes news
 //   const naps = new IdleReads({ napMs: 250, quiet: (now) => activity.quiet(now) && … }).start();
 //   naps.stop();
-
-/** Requests a nap would delay: what the transport reports (see TransportOptions.activity). */
-export interface RequestActivity {
-  /** A request was sent; call the returned function once it is answered or failed (a second call is harmless). */
-  begin(): () => void;
-}
+import type { RequestActivity } from "../kube/watch/transport";
 
 /** After news (a change a page shows), the collector stays awake this long: a burst is read as it comes. */
 export const QUIET_AFTER_NEWS_MS = 1_000;

@@ -1,6 +1,8 @@
 // Runs `collector --once` as its own process against a simulated fleet and a test database, as an operator
 // would run it; resolves its summary line and its JSON log lines.
 import { spawn } from "node:child_process";
+import type { CollectorSettings } from "../collector/collector";
+import { loadHubConfig } from "../kube/kubeconfig";
 
 export interface CollectOnceTarget {
   /** The simulator's AWS settings, hub kubeconfig path and the test database URL. */
@@ -56,4 +58,22 @@ export function collectOnce(
       else resolve({ summary, logs: lines.filter((l) => "level" in l) });
     });
   });
+}
+
+/** An in-process collector's settings against a simulated hub: no EKS, a minute's cycle; `over` changes the rest. */
+export function testCollectorSettings(hubKubeconfigPath: string, over: Partial<CollectorSettings> = {}): CollectorSettings {
+  return {
+    hubConfig: loadHubConfig({ kubeconfigPath: hubKubeconfigPath }),
+    hubName: "hub",
+    secretLabel: "crows-nest.io/cluster-kubeconfig",
+    intervalSeconds: 60,
+    concurrency: 4,
+    requestTimeoutMs: 5_000,
+    eksRegions: [],
+    eksAssumeRoles: [],
+    eksIntervalSeconds: 300,
+    retentionDays: 30,
+    mode: "watch",
+    ...over,
+  };
 }

@@ -47,7 +47,13 @@ export interface TransportOptions {
   pingIntervalMs?: number;
   pingTimeoutMs?: number;
   /** Told of every request until it is answered (a watch until its headers): the collector naps only when none is in flight. */
-  activity?: { begin(): () => void };
+  activity?: RequestActivity;
+}
+
+/** Requests in flight, as a nap would delay them (lib/collector/idle-reads.ts). */
+export interface RequestActivity {
+  /** A request was sent; call the returned function once it is answered or failed (a second call is harmless). */
+  begin(): () => void;
 }
 
 export interface TransportStats {
